@@ -1,0 +1,68 @@
+// The gateway's one error vocabulary. Nothing here knows GraphQL: src/schema/errors.ts shows the
+// domain errors as data, and src/gateway/errors.ts maps the rest to GraphQL errors.
+
+export type ErrorCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'BAD_USER_INPUT'
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_BAD_RESPONSE'
+  | 'INTERNAL_SERVER_ERROR';
+
+/** What the upstream told us about a failed call, safe to show: no body text. */
+export interface UpstreamInfo {
+  readonly status?: number;
+  readonly errorCode?: string;
+  readonly operationId?: string;
+}
+
+/** An error a client may see as is: its message is ours, never upstream text. */
+export class GatewayError extends Error {
+  override name = 'GatewayError';
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { upstream?: UpstreamInfo; retryAfter?: number; httpStatus?: number } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A failed upstream call, with the status the caller may want to branch on (404 above all). */
+export class UpstreamError extends GatewayError {
+  override name = 'UpstreamError';
+  get status(): number | undefined {
+    return this.details.upstream?.status;
+  }
+  get errorCode(): string | undefined {
+    return this.details.upstream?.errorCode;
+  }
+}
+
+export const badInput = (message: string): GatewayError => new GatewayError('BAD_USER_INPUT', message);
+
+/** Expected outcome of a mutation: the thing to change does not exist. Shown as data. */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+  readonly code = 'NOT_FOUND';
+  constructor(
+    message: string,
+    readonly id?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Expected outcome of a mutation: an input the upstream or the gateway refused. Shown as data. */
+export class InvalidInputError extends Error {
+  override name = 'InvalidInputError';
+  readonly code = 'INVALID_INPUT';
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,48 @@
+// Who is calling and with which ngrok credential. Pass-through mode forwards the client's own key;
+// server-held key mode lends the gateway's key to clients holding a gateway token.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Config, GatewayToken, TokenScope } from '../config';
+import { GatewayError } from '../errors';
+
+export interface Credential {
+  readonly apiKey: string;
+  readonly scopes: readonly TokenScope[];
+}
+
+const ALL_SCOPES: readonly TokenScope[] = ['read', 'write'];
+
+const unauthenticated = (message: string) => new GatewayError('UNAUTHENTICATED', message, { httpStatus: 401 });
+
+/** The bearer token of an Authorization header; undefined when absent, an error when malformed. */
+function bearer(header: string | null): string | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const match = /^Bearer +([\x21-\x7e]{1,512})$/i.exec(header.trim());
+  if (!match?.[1]) throw unauthenticated('The Authorization header must be "Bearer <token>".');
+  return match[1];
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+
+/** Compares digests in constant time, so neither the token nor its length leaks through timing. */
+function findToken(tokens: readonly GatewayToken[], presented: string): GatewayToken | undefined {
+  const given = digest(presented);
+  let found: GatewayToken | undefined;
+  for (const t of tokens) if (timingSafeEqual(digest(t.token), given)) found ??= t;
+  return found;
+}
+
+/**
+ * The credential of a request, or null when it brings none (allowed only for introspection).
+ * Throws UNAUTHENTICATED for a malformed header or an unknown gateway token.
+ */
+export function credentialOf(authorization: string | null, config: Config): Credential | null {
+  const token = bearer(authorization);
+  const serverKey = config.ngrokApiKey;
+  if (serverKey === undefined) return token === undefined ? null : { apiKey: token, scopes: ALL_SCOPES };
+  // A server-held key without tokens is allowed on loopback only (see main.ts).
+  if (config.gatewayTokens.length === 0) return { apiKey: serverKey, scopes: ALL_SCOPES };
+  if (token === undefined) return null;
+  const match = findToken(config.gatewayTokens, token);
+  if (!match) throw unauthenticated('The gateway token is not valid.');
+  return { apiKey: serverKey, scopes: match.scopes };
+}

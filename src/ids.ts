@@ -1,0 +1,47 @@
+// Identifiers arrive from clients: each is checked here (prefix for its kind, then base62 only,
+// bounded length) before it may reach the upstream. Real ids carry 27 base62 characters; a little
+// slack keeps the gateway working if the upstream ever lengthens them.
+
+export const ID_KINDS = {
+  tunnel: 'tn',
+  tunnelSession: 'ts',
+  endpoint: 'ep',
+  httpsEdge: 'edghts',
+  httpsEdgeRoute: 'edghtsrt',
+  tunnelGroupBackend: 'bkdtg',
+  failoverBackend: 'bkdfo',
+  weightedBackend: 'bkdwd',
+  httpResponseBackend: 'bkdhr',
+  staticBackend: 'bkdsc',
+} as const;
+
+export type IdKind = keyof typeof ID_KINDS;
+
+const SHAPE = /^([a-z]{2,10})_([A-Za-z0-9]{1,64})$/;
+const KIND_BY_PREFIX = new Map<string, IdKind>(
+  Object.entries(ID_KINDS).map(([kind, prefix]) => [prefix, kind as IdKind]),
+);
+const BACKEND_KINDS: readonly IdKind[] = [
+  'tunnelGroupBackend',
+  'failoverBackend',
+  'weightedBackend',
+  'httpResponseBackend',
+  'staticBackend',
+];
+
+/** The kind of a well-formed id, `'unknown'` for a well-formed id of a prefix we do not know, null if malformed. */
+export function kindOf(id: string): IdKind | 'unknown' | null {
+  const match = SHAPE.exec(id);
+  if (!match) return null;
+  return KIND_BY_PREFIX.get(match[1] ?? '') ?? 'unknown';
+}
+
+export const isIdOf = (id: string, kind: IdKind): boolean => kindOf(id) === kind;
+
+export const isBackendId = (id: string): boolean => {
+  const kind = kindOf(id);
+  return kind !== null && kind !== 'unknown' && BACKEND_KINDS.includes(kind);
+};
+
+/** A short, safe rendering of a client-supplied value for error messages. */
+export const quote = (value: string): string => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

@@ -1,0 +1,101 @@
+// Entry point: read the config, start the embedded stand-in when no upstream is configured,
+// listen, and shut down cleanly on SIGTERM/SIGINT.
+import { createServer } from 'node:http';
+import { createGateway } from './app';
+import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
+
+interface Running {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+async function embeddedStandIn(config: Config): Promise<{ config: Config; close: () => Promise<void> }> {
+  if (config.nodeEnv === 'production') {
+    throw new ConfigError(
+      'NGROK_API_URL / NGROK_API_KEY: no upstream configured; in production the gateway will not serve the local stand-in.',
+    );
+  }
+  const { startSandbox, demoData } = await import('./sandbox');
+  const key = 'sandbox-key';
+  const sandbox = await startSandbox({ accounts: { [key]: demoData() } });
+  // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
+  const host = config.host ?? '127.0.0.1';
+  return {
+    config: Object.freeze({ ...config, host, ngrokApiUrl: sandbox.url, ngrokApiKey: key }),
+    close: () => sandbox.close(),
+  };
+}
+
+export async function start(config: Config, log: (line: string) => void = console.log): Promise<Running> {
+  const standIn = config.ngrokApiUrl === undefined ? await embeddedStandIn(config) : undefined;
+  const effective = standIn?.config ?? config;
+  const host = effective.host ?? '0.0.0.0';
+  if (effective.ngrokApiKey !== undefined && effective.gatewayTokens.length === 0 && !isLoopback(host)) {
+    await standIn?.close();
+    throw new ConfigError(
+      'GATEWAY_TOKENS: required when NGROK_API_KEY is set and HOST is not loopback (anyone could use the key).',
+    );
+  }
+  const gateway = createGateway(effective);
+  const server = createServer(gateway.yoga);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(effective.port, host, resolve);
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : effective.port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/graphql`;
+  log(`GraphQL gateway listening on ${url}${effective.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`);
+  log(
+    standIn
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used).`
+      : `Upstream: ${effective.ngrokApiUrl} (${effective.ngrokApiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
+  );
+  return {
+    url,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await gateway.close();
+      await standIn?.close();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(helpText());
+    return;
+  }
+  let running: Running;
+  try {
+    running = await start(loadConfig(process.env, argv));
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`Configuration error: ${error.message}`);
+      process.exit(1);
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    console.error(`Could not start: ${code ?? (error as Error).message}`);
+    process.exit(1);
+  }
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down`);
+    running.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}
+
+// Run only as the entry point, so tests can import start().
+if (process.argv[1] && /main\.(?:ts|js)$/.test(process.argv[1])) void main();

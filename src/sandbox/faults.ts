@@ -1,0 +1,124 @@
+import { injectedError } from './errors';
+import { errorReply, type Reply } from './respond';
+import { type Fault, ROUTE_NAMES, type RouteName } from './types';
+
+// Faults come in two kinds. "Early" ones replace the upstream entirely (no auth, no side effect):
+// an error status, a 429, a proxy's HTML page, a dropped or hanging connection. "Late" ones let
+// the request run (state changes happen) and then damage the answer on its way out.
+
+export type EarlyFault = Extract<Fault, { kind: 'status' | 'rateLimit' | 'html' | 'drop' | 'hang' }>;
+export type LateFault = Extract<
+  Fault,
+  { kind: 'malformedJson' | 'truncatedJson' | 'wrongContentType' | 'missingField' }
+>;
+
+const EARLY_KINDS: ReadonlySet<string> = new Set(['status', 'rateLimit', 'html', 'drop', 'hang']);
+const LATE_KINDS: ReadonlySet<string> = new Set([
+  'malformedJson',
+  'truncatedJson',
+  'wrongContentType',
+  'missingField',
+]);
+
+/** The field `missingField` removes from a successful body, per route. */
+export const REQUIRED_FIELD: Readonly<Record<RouteName, string>> = {
+  listTunnels: 'tunnels',
+  getTunnel: 'id',
+  replaceBackend: 'enabled',
+  getBackend: 'enabled',
+  deleteBackend: 'enabled',
+};
+
+export function isEarly(fault: Fault): fault is EarlyFault {
+  return EARLY_KINDS.has(fault.kind);
+}
+
+function checkFault(fault: Fault): void {
+  if (fault.kind === 'pass' || LATE_KINDS.has(fault.kind) || EARLY_KINDS.has(fault.kind)) {
+    const retryAfter = 'retryAfter' in fault ? fault.retryAfter : undefined;
+    if (retryAfter !== undefined && !(Number.isInteger(retryAfter) && retryAfter >= 0)) {
+      throw new RangeError('retryAfter must be a non-negative integer (seconds)');
+    }
+    if (
+      fault.kind === 'status' &&
+      !(Number.isInteger(fault.status) && fault.status >= 400 && fault.status <= 599)
+    ) {
+      throw new RangeError(`a status fault needs a 4xx or 5xx status, got ${fault.status}`);
+    }
+    return;
+  }
+  throw new TypeError(`unknown fault kind: ${String((fault as { kind: unknown }).kind)}`);
+}
+
+export class FaultQueues {
+  private readonly queues = new Map<RouteName, Fault[]>();
+
+  push(route: RouteName, faults: readonly Fault[]): void {
+    if (!ROUTE_NAMES.includes(route)) throw new TypeError(`unknown route: ${route}`);
+    for (const fault of faults) checkFault(fault);
+    this.queues.set(route, [...(this.queues.get(route) ?? []), ...faults]);
+  }
+
+  /** The next fault for a route, or undefined for normal behaviour ('pass' included). */
+  take(route: RouteName): Exclude<Fault, { kind: 'pass' }> | undefined {
+    const fault = this.queues.get(route)?.shift();
+    return fault === undefined || fault.kind === 'pass' ? undefined : fault;
+  }
+
+  clear(): void {
+    this.queues.clear();
+  }
+}
+
+export type EarlyAction = { reply: Reply } | { socket: 'drop' | 'hang' };
+
+const HTML_PAGE = Buffer.from(
+  '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n',
+);
+
+export function earlyAction(fault: EarlyFault, operationId: string): EarlyAction {
+  switch (fault.kind) {
+    case 'status':
+      return {
+        reply: errorReply(injectedError(fault.status, fault.errorCode, fault.retryAfter), operationId),
+      };
+    case 'rateLimit':
+      return { reply: errorReply(injectedError(429, 'ERR_NGROK_226', fault.retryAfter), operationId) };
+    case 'html':
+      // A load balancer's page: no JSON and no operation id.
+      return { reply: { status: 502, headers: { 'content-type': 'text/html' }, body: HTML_PAGE } };
+    case 'drop':
+    case 'hang':
+      return { socket: fault.kind };
+  }
+}
+
+function withoutField(body: Buffer, route: RouteName): Buffer {
+  const value: unknown = JSON.parse(body.toString('utf8'));
+  if (typeof value !== 'object' || value === null) return body;
+  const copy: Record<string, unknown> = { ...value };
+  // Error bodies lose their message; successful ones lose the route's key field.
+  delete copy['status_code' in copy ? 'msg' : REQUIRED_FIELD[route]];
+  return Buffer.from(JSON.stringify(copy));
+}
+
+/** Damages the normal answer. A 204 becomes a 200 when a (broken) body must be sent. */
+export function mangle(fault: LateFault, route: RouteName, reply: Reply): Reply {
+  const status = reply.status === 204 ? 200 : reply.status;
+  const headers = { ...reply.headers, 'content-type': 'application/json' };
+  switch (fault.kind) {
+    case 'malformedJson': {
+      // A trailing comma: looks like JSON, does not parse.
+      const text = reply.body.length > 0 ? reply.body.toString('utf8').slice(0, -1) : '{"enabled":true';
+      return { status, headers, body: Buffer.from(`${text},}`) };
+    }
+    case 'truncatedJson': {
+      const body = reply.body.length > 1 ? reply.body : Buffer.from('{"enabled":true}');
+      return { status, headers, body: body.subarray(0, Math.floor(body.length / 2)) };
+    }
+    case 'wrongContentType':
+      return { ...reply, headers: { ...reply.headers, 'content-type': 'text/plain; charset=utf-8' } };
+    case 'missingField':
+      return reply.body.length === 0 ? reply : { ...reply, body: withoutField(reply.body, route) };
+  }
+}

@@ -1,0 +1,40 @@
+import type { ServerResponse } from 'node:http';
+import { type ApiError, errorBody } from './errors';
+
+/** An answer computed before it is written, so faults can rewrite it. */
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export const JSON_TYPE = 'application/json';
+
+function operationHeader(operationId: string): Record<string, string> {
+  return { 'ngrok-operation-id': operationId };
+}
+
+export function jsonReply(status: number, value: unknown, operationId: string): Reply {
+  return {
+    status,
+    headers: { 'content-type': JSON_TYPE, ...operationHeader(operationId) },
+    body: Buffer.from(JSON.stringify(value)),
+  };
+}
+
+/** 204: no body and no Content-Type, but still an operation id. */
+export function emptyReply(operationId: string): Reply {
+  return { status: 204, headers: operationHeader(operationId), body: Buffer.alloc(0) };
+}
+
+export function errorReply(error: ApiError, operationId: string): Reply {
+  const reply = jsonReply(error.status, errorBody(error, operationId), operationId);
+  if (error.retryAfter !== undefined) reply.headers['retry-after'] = String(error.retryAfter);
+  return reply;
+}
+
+export function send(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed || res.headersSent) return; // the client went away while we were waiting
+  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+  res.end(reply.body);
+}

@@ -1,0 +1,50 @@
+import type { RouteName } from './types';
+
+export type RouteMatch =
+  | { name: 'listTunnels' }
+  | { name: 'getTunnel'; tunnelId: string }
+  | { name: 'replaceBackend' | 'getBackend' | 'deleteBackend'; edgeId: string; routeId: string };
+
+const BACKEND_ROUTE_BY_METHOD: Readonly<Record<string, RouteName>> = {
+  PUT: 'replaceBackend',
+  GET: 'getBackend',
+  DELETE: 'deleteBackend',
+};
+
+function decodeSegments(pathname: string): string[] | undefined {
+  try {
+    const segments = pathname.split('/').slice(1).map(decodeURIComponent);
+    return segments.some((segment) => segment === '') ? undefined : segments;
+  } catch {
+    return undefined; // a malformed percent-escape names no resource
+  }
+}
+
+/**
+ * The operation a method and path name, or undefined. A wrong method on a known path is also
+ * undefined: the real API answers it with 404, not 405.
+ */
+export function matchRoute(method: string, pathname: string): RouteMatch | undefined {
+  const segments = decodeSegments(pathname);
+  if (segments === undefined) return undefined;
+  const [first, second, third, fourth, fifth, sixth] = segments;
+  if (first === 'tunnels' && method === 'GET') {
+    if (segments.length === 1) return { name: 'listTunnels' };
+    if (segments.length === 2 && second !== undefined) return { name: 'getTunnel', tunnelId: second };
+  }
+  if (
+    segments.length === 6 &&
+    first === 'edges' &&
+    second === 'https' &&
+    fourth === 'routes' &&
+    sixth === 'backend' &&
+    third !== undefined &&
+    fifth !== undefined
+  ) {
+    const name = BACKEND_ROUTE_BY_METHOD[method];
+    if (name === 'replaceBackend' || name === 'getBackend' || name === 'deleteBackend') {
+      return { name, edgeId: third, routeId: fifth };
+    }
+  }
+  return undefined;
+}

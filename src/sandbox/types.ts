@@ -1,0 +1,111 @@
+// Public types of the stand-in. The gateway's tests and benchmark are written against these.
+
+/** The five upstream operations; faults, latency and call counts are keyed by these names. */
+export type RouteName = 'listTunnels' | 'getTunnel' | 'replaceBackend' | 'getBackend' | 'deleteBackend';
+
+export const ROUTE_NAMES: readonly RouteName[] = [
+  'listTunnels',
+  'getTunnel',
+  'replaceBackend',
+  'getBackend',
+  'deleteBackend',
+];
+
+export interface Ref {
+  id: string;
+  uri: string;
+}
+
+/** A tunnel exactly as the real API sends it (optional fields are absent, never null). */
+export interface UpstreamTunnel {
+  id: string;
+  public_url?: string;
+  started_at: string;
+  metadata?: string;
+  proto?: string;
+  region: string;
+  tunnel_session: Ref;
+  endpoint?: Ref;
+  labels?: Record<string, string>;
+  backends?: Ref[];
+  forwards_to: string;
+}
+
+export interface RouteSeed {
+  id: string;
+  backend?: { backendId: string; enabled: boolean };
+}
+
+export interface EdgeSeed {
+  id: string;
+  routes: RouteSeed[];
+}
+
+/** One account's data. Ref `uri`s inside are ignored on output: the stand-in derives them from ids. */
+export interface AccountSeed {
+  tunnels?: UpstreamTunnel[];
+  edges?: EdgeSeed[];
+  /** Ids of existing backends (any bkd* kind); only these can be attached to a route. */
+  backends?: string[];
+}
+
+export type Fault =
+  /** An error answer with the documented body shape (msg from the code's catalog entry, else the status text). */
+  | { kind: 'status'; status: number; errorCode?: string; retryAfter?: number }
+  /** 429 ERR_NGROK_226, with a Retry-After header when given. */
+  | { kind: 'rateLimit'; retryAfter?: number }
+  /** The request is processed, then the body is replaced by invalid JSON (status 200). */
+  | { kind: 'malformedJson' }
+  /** The request is processed, then the JSON body is cut in half (status 200, Content-Length of what is sent). */
+  | { kind: 'truncatedJson' }
+  /** A proxy's HTML error page: status 502, text/html, no operation id. */
+  | { kind: 'html' }
+  /** The request is processed; the answer keeps its body but says Content-Type: text/plain. */
+  | { kind: 'wrongContentType' }
+  /** The request is processed; a required field is removed from the body (see README for which). */
+  | { kind: 'missingField' }
+  /** The socket is destroyed without an answer. */
+  | { kind: 'drop' }
+  /** No answer until the client gives up or the stand-in closes. */
+  | { kind: 'hang' }
+  /** Answer normally; a placeholder to build sequences such as 500, 500, pass. */
+  | { kind: 'pass' };
+
+export interface SandboxOptions {
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 0 (an ephemeral port). */
+  port?: number;
+  /** API key -> data. Default: { 'sandbox-key': demoData() }. */
+  accounts?: Record<string, AccountSeed>;
+  /** Per key, rolling window. Default { max: 120, windowMs: 60_000 }; false turns it off. */
+  rateLimit?: { max: number; windowMs: number } | false;
+  /** Cap on simultaneous in-flight requests per key (429 ERR_NGROK_225). Default false. */
+  maxConcurrentPerKey?: number | false;
+  /** Base of every `uri` and `next_page_uri`. Default: the stand-in's own URL. */
+  publicBaseUrl?: string;
+}
+
+export interface Sandbox {
+  /** e.g. 'http://127.0.0.1:40123' (no trailing slash). */
+  readonly url: string;
+  readonly keys: string[];
+  /** Replace (or create) that account's data. */
+  seed(key: string, data: AccountSeed): void;
+  /** A copy of the account's current data. */
+  account(key: string): AccountSeed;
+  /** Requests received for a route (all routes when omitted), faulted and rejected ones included. */
+  calls(route?: RouteName, key?: string): number;
+  /** Resets call counts and peak concurrency. */
+  resetCalls(): void;
+  /** Highest number of simultaneous in-flight requests seen since start or resetCalls (all keys when omitted). */
+  peakConcurrency(key?: string): number;
+  /** Queue faults: each next request to that route consumes one, then normal behaviour resumes. */
+  inject(route: RouteName, ...faults: Fault[]): void;
+  /** Persistent added latency (0 to clear). 'all' adds to every route's own value. */
+  setLatency(route: RouteName | 'all', ms: number): void;
+  /** Drops queued faults and resets every latency to 0. */
+  clearFaults(): void;
+  /** Closes the server, destroys open and hanging sockets, clears timers. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,10 @@
+import { apiError } from './errors';
+
+export const SUPPORTED_VERSION = '2';
+
+/** Version 2 is the only one served; an empty header counts as missing, as in Go's Header.Get. */
+export function checkVersion(raw: string | string[] | undefined): void {
+  const header = Array.isArray(raw) ? raw.join(', ') : raw; // a repeated header is not version 2
+  if (header === undefined || header === '') throw apiError('ERR_NGROK_218');
+  if (header !== SUPPORTED_VERSION) throw apiError('ERR_NGROK_217', { VERSION: header });
+}

@@ -1,0 +1,147 @@
+// The backend module of an HTTPS edge route: its type, the query that reads it and the mutations
+// that replace and delete it. Writes re-prime the loader so later reads in the operation see them.
+import type DataLoader from 'dataloader';
+import { badInput, InvalidInputError } from '../errors';
+import { type IdKind, isBackendId, isIdOf, quote } from '../ids';
+import { type LoadedBackendModule, loadBackendModules, routeKey } from '../loaders';
+import type { RouteKey } from '../upstream';
+import { builder } from './builder';
+import { MUTATION_ERRORS } from './errors';
+import { RefType } from './refs';
+
+export const BackendModuleType = builder.loadableObjectRef<LoadedBackendModule, string>('BackendModule', {
+  // DataLoader hands a null result through as null: a route without module reads as null.
+  load: (keys: string[], ctx) => loadBackendModules(ctx.client, keys) as Promise<(LoadedBackendModule | Error)[]>,
+});
+
+BackendModuleType.implement({
+  description: 'The backend attached to a route of an HTTPS edge.',
+  fields: (t) => ({
+    edgeId: t.exposeID('edgeId', { description: 'The HTTPS edge (edghts_…).' }),
+    routeId: t.exposeID('routeId', { description: 'The route of that edge (edghtsrt_…).' }),
+    enabled: t.exposeBoolean('enabled', { description: 'True when the module is applied to traffic.' }),
+    backend: t.field({
+      type: RefType,
+      nullable: true,
+      description: 'Null when the route has no backend.',
+      resolve: (module) => module.backend ?? null,
+    }),
+  }),
+});
+
+/** Re-primes after a write; null (no module) is a value DataLoader hands through as is. */
+function primeAbsent(loader: DataLoader<string, LoadedBackendModule>, key: string, value: LoadedBackendModule | null) {
+  loader.clear(key).prime(key, value as LoadedBackendModule);
+}
+
+const ROUTE_ID_KINDS: Record<keyof RouteKey, IdKind> = { edgeId: 'httpsEdge', routeId: 'httpsEdgeRoute' };
+const PREFIXES: Record<keyof RouteKey, string> = { edgeId: 'edghts_', routeId: 'edghtsrt_' };
+
+/** The first route id that is malformed, with the message to show; undefined when both are fine. */
+function invalidRouteField(route: RouteKey): { field: keyof RouteKey; message: string } | undefined {
+  for (const field of ['edgeId', 'routeId'] as const) {
+    if (!isIdOf(route[field], ROUTE_ID_KINDS[field])) {
+      return { field, message: `${field} ${quote(route[field])} is not an id of the form ${PREFIXES[field]}….` };
+    }
+  }
+  return undefined;
+}
+
+function checkedRoute(route: RouteKey): RouteKey {
+  const invalid = invalidRouteField(route);
+  if (invalid) throw new InvalidInputError(invalid.message, invalid.field);
+  return route;
+}
+
+builder.queryField('httpsEdgeRouteBackend', (t) =>
+  t.field({
+    type: BackendModuleType,
+    nullable: true,
+    description: 'Null when the route has no backend module.',
+    args: {
+      edgeId: t.arg.id({ required: true, description: 'The HTTPS edge (edghts_…).' }),
+      routeId: t.arg.id({ required: true, description: 'The route (edghtsrt_…).' }),
+    },
+    resolve: (_root, route) => {
+      const invalid = invalidRouteField(route);
+      if (invalid) throw badInput(invalid.message);
+      return routeKey(route);
+    },
+  }),
+);
+
+const ReplaceInput = builder.inputType('ReplaceHttpsEdgeRouteBackendInput', {
+  description: 'Which route gets which backend.',
+  fields: (t) => ({
+    edgeId: t.id({ required: true, description: 'The HTTPS edge (edghts_…).' }),
+    routeId: t.id({ required: true, description: 'The route (edghtsrt_…).' }),
+    backendId: t.id({ required: true, description: 'The backend to attach (bkdtg_…, bkdfo_…, bkdwd_…, bkdhr_…, bkdsc_…).' }),
+    enabled: t.boolean({ defaultValue: true, description: 'False attaches the module disabled. Default true.' }),
+  }),
+});
+
+const DeleteInput = builder.inputType('DeleteHttpsEdgeRouteBackendInput', {
+  description: 'The route whose backend module to delete.',
+  fields: (t) => ({
+    edgeId: t.id({ required: true, description: 'The HTTPS edge (edghts_…).' }),
+    routeId: t.id({ required: true, description: 'The route (edghtsrt_…).' }),
+  }),
+});
+
+const DeletePayload = builder.objectRef<RouteKey>('DeleteHttpsEdgeRouteBackendPayload').implement({
+  description: 'The route whose backend module is gone.',
+  fields: (t) => ({
+    edgeId: t.exposeID('edgeId', { description: 'The HTTPS edge.' }),
+    routeId: t.exposeID('routeId', { description: 'The route, now without a backend module.' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  replaceHttpsEdgeRouteBackend: t.field({
+    type: BackendModuleType,
+    description: 'Attaches a backend to a route (PUT), replacing any module it had.',
+    args: { input: t.arg({ type: ReplaceInput, required: true }) },
+    errors: {
+      types: MUTATION_ERRORS,
+      union: { name: 'ReplaceHttpsEdgeRouteBackendResult', description: 'The new module, or why not.' },
+      result: { name: 'ReplaceHttpsEdgeRouteBackendPayload', description: 'The backend module as it is now.' },
+      dataField: { name: 'backendModule', description: 'The backend module as the ngrok API stored it.' },
+    },
+    resolve: async (_root, { input }, ctx): Promise<LoadedBackendModule> => {
+      const route = checkedRoute(input);
+      if (!isBackendId(input.backendId)) {
+        throw new InvalidInputError(`backendId ${quote(input.backendId)} is not a backend id.`, 'backendId');
+      }
+      const loader = BackendModuleType.getDataloader(ctx);
+      const key = routeKey(route);
+      // A failed write may still have landed: forget what this operation read before.
+      loader.clear(key);
+      const stored = await ctx.client.replaceBackendModule(route, {
+        backendId: input.backendId,
+        enabled: input.enabled ?? undefined,
+      });
+      const module = { edgeId: route.edgeId, routeId: route.routeId, ...stored };
+      primeAbsent(loader, key, module.backend ? module : null);
+      return module;
+    },
+  }),
+  deleteHttpsEdgeRouteBackend: t.field({
+    type: DeletePayload,
+    description: 'Detaches the backend module from a route (DELETE).',
+    args: { input: t.arg({ type: DeleteInput, required: true }) },
+    errors: {
+      types: MUTATION_ERRORS,
+      directResult: true,
+      union: { name: 'DeleteHttpsEdgeRouteBackendResult', description: 'The route, or why not.' },
+    },
+    resolve: async (_root, { input }, ctx) => {
+      const route = checkedRoute(input);
+      const loader = BackendModuleType.getDataloader(ctx);
+      const key = routeKey(route);
+      loader.clear(key);
+      await ctx.client.deleteBackendModule(route);
+      primeAbsent(loader, key, null);
+      return { edgeId: route.edgeId, routeId: route.routeId };
+    },
+  }),
+}));

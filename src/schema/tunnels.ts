@@ -1,0 +1,159 @@
+// Tunnels: the Tunnel node, its loader, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
+import { badInput } from '../errors';
+import { isIdOf, quote } from '../ids';
+import type { Tunnel } from '../upstream';
+import { builder } from './builder';
+import { RefType } from './refs';
+
+const MAX_FIRST = 100;
+const DEFAULT_FIRST = 20;
+const CURSOR_PREFIX = 'tunnel:';
+
+// Cursors are opaque to clients; inside, the tunnel id that the upstream's before_id takes.
+const encodeCursor = (id: string): string => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const notOurs = badInput('after is not a cursor from this connection.');
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw notOurs;
+  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+  const id = decoded.slice(CURSOR_PREFIX.length);
+  if (!decoded.startsWith(CURSOR_PREFIX) || !isIdOf(id, 'tunnel') || encodeCursor(id) !== cursor) throw notOurs;
+  return id;
+}
+
+export const TunnelProtocol = builder.enumType('TunnelProtocol', {
+  description: 'The protocol of an agent-initiated tunnel.',
+  values: {
+    HTTP: { value: 'http', description: 'HTTP' },
+    HTTPS: { value: 'https', description: 'HTTPS' },
+    TCP: { value: 'tcp', description: 'Raw TCP' },
+    TLS: { value: 'tls', description: 'TLS passthrough' },
+  } as const,
+});
+const PROTOCOLS = new Set(['http', 'https', 'tcp', 'tls']);
+
+interface Label {
+  name: string;
+  value: string;
+}
+
+const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
+  description: 'One label of a backend tunnel, which tunnel group backends match against.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The label name.' }),
+    value: t.exposeString('value', { description: 'The label value.' }),
+  }),
+});
+
+export const TunnelNode = builder.loadableNodeRef<Tunnel>('Tunnel', {
+  id: { resolve: (tunnel) => tunnel.id, description: 'The upstream tunnel id (tn_…).' },
+  // DataLoader hands a null result through as null: an unknown id resolves to null, not an error.
+  load: (ids: string[], ctx) => ctx.tunnels.load(ids) as Promise<(Tunnel | Error)[]>,
+});
+
+TunnelNode.implement({
+  description: 'An online tunnel running on the account.',
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'tunnelSession' in value,
+  fields: (t) => ({
+    publicUrl: t.string({
+      nullable: true,
+      description: "URL of the ephemeral tunnel's public endpoint; null for backend tunnels.",
+      resolve: (tunnel) => tunnel.publicUrl ?? null,
+    }),
+    startedAt: t.field({
+      type: 'DateTime',
+      description: 'When the tunnel started (RFC 3339).',
+      resolve: (tunnel) => tunnel.startedAt,
+    }),
+    metadata: t.string({
+      nullable: true,
+      description: "User-supplied metadata from the tunnel's own agent configuration.",
+      resolve: (tunnel) => tunnel.metadata ?? null,
+    }),
+    proto: t.field({
+      type: TunnelProtocol,
+      nullable: true,
+      description: 'Protocol of an agent tunnel; null for backend tunnels or a protocol this schema does not know.',
+      resolve: (tunnel) => (tunnel.proto && PROTOCOLS.has(tunnel.proto) ? (tunnel.proto as 'http') : null),
+    }),
+    region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
+    tunnelSession: t.field({
+      type: RefType,
+      description: 'The tunnel session on which this tunnel was started.',
+      resolve: (tunnel) => tunnel.tunnelSession,
+    }),
+    endpoint: t.field({
+      type: RefType,
+      nullable: true,
+      description: 'The ephemeral endpoint of an agent-initiated tunnel.',
+      resolve: (tunnel) => tunnel.endpoint ?? null,
+    }),
+    labels: t.field({
+      type: [TunnelLabel],
+      nullable: true,
+      description: 'Null unless this is a backend (labeled) tunnel. Sorted by name.',
+      resolve: (tunnel) =>
+        tunnel.labels
+          ? Object.entries(tunnel.labels)
+              .map(([name, value]) => ({ name, value }))
+              .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          : null,
+    }),
+    backends: t.field({
+      type: [RefType],
+      nullable: true,
+      description: 'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
+      resolve: (tunnel) => tunnel.backends ?? null,
+    }),
+    forwardsTo: t.string({
+      nullable: true,
+      description: 'Where the agent forwards traffic: a URL or a network address.',
+      resolve: (tunnel) => tunnel.forwardsTo ?? null,
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  tunnels: t.connection(
+    {
+      type: TunnelNode,
+      description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
+      resolve: async (_root, args, ctx) => {
+        if (args.last != null || args.before != null) {
+          throw badInput('tunnels pages forward only: use first and after (the ngrok API cannot page backwards).');
+        }
+        const first = args.first ?? DEFAULT_FIRST;
+        if (!Number.isInteger(first) || first < 1 || first > MAX_FIRST) {
+          throw badInput(`first must be from 1 to ${MAX_FIRST}, got ${first}.`);
+        }
+        const beforeId = args.after == null ? undefined : decodeCursor(args.after);
+        const slice = await ctx.tunnels.page(first, beforeId);
+        const edges = slice.tunnels.map((node: Tunnel) => ({ cursor: encodeCursor(node.id), node }));
+        return {
+          edges,
+          pageInfo: {
+            // Resolved lazily: at first = 100 knowing it can cost one more upstream call.
+            get hasNextPage() {
+              return slice.hasNextPage() as unknown as boolean;
+            },
+            hasPreviousPage: false,
+            startCursor: edges[0]?.cursor ?? null,
+            endCursor: edges.at(-1)?.cursor ?? null,
+          },
+        };
+      },
+    },
+    { name: 'TunnelConnection', description: 'A page of online tunnels.' },
+    { name: 'TunnelEdge', description: 'One tunnel of a page, with its cursor.' },
+  ),
+  tunnel: t.field({
+    type: TunnelNode,
+    nullable: true,
+    description: 'Null when no online tunnel has this id.',
+    args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
+    resolve: (_root, { id }) => {
+      if (!isIdOf(id, 'tunnel')) throw badInput(`${quote(id)} is not a tunnel id (tn_ followed by letters or digits).`);
+      return id;
+    },
+  }),
+}));

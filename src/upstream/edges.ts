@@ -1,0 +1,81 @@
+// The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
+import { InvalidInputError, NotFoundError, UpstreamError } from '../errors';
+import type { UpstreamTransport } from './http';
+import { type BackendModule, parseBackendModule } from './types';
+
+export interface RouteKey {
+  readonly edgeId: string;
+  readonly routeId: string;
+}
+
+export interface BackendModuleInput {
+  readonly backendId: string;
+  /** Omitted: the upstream's default (true) applies. */
+  readonly enabled?: boolean;
+}
+
+const segmentsOf = (route: RouteKey) => ['edges', 'https', route.edgeId, 'routes', route.routeId, 'backend'];
+
+// Upstream validation codes that name the input at fault.
+const FIELD_BY_ERROR_CODE: Record<string, string> = {
+  ERR_NGROK_227: 'backendId',
+  ERR_NGROK_242: 'backendId',
+  ERR_NGROK_243: 'backendId',
+  ERR_NGROK_1405: 'backendId',
+};
+
+/** Turns the upstream's expected refusals of a write into domain errors; the rest stays as is. */
+function domainError(error: unknown, route: RouteKey): unknown {
+  if (!(error instanceof UpstreamError)) return error;
+  if (error.status === 404) {
+    return new NotFoundError(`No HTTPS edge route ${route.routeId} on edge ${route.edgeId}, or it has no backend module.`, route.routeId);
+  }
+  if (error.status === 400 && error.code === 'BAD_USER_INPUT') {
+    const field = error.errorCode ? FIELD_BY_ERROR_CODE[error.errorCode] : undefined;
+    return new InvalidInputError(
+      field ? `The ngrok API refused ${field}.` : 'The ngrok API refused the input.',
+      field,
+    );
+  }
+  return error;
+}
+
+/** The module, or null when the route does not exist or has none (a 404, or a 200 without backend). */
+export async function getBackendModule(
+  transport: UpstreamTransport,
+  apiKey: string,
+  route: RouteKey,
+): Promise<BackendModule | null> {
+  try {
+    const response = await transport.send(apiKey, { method: 'GET', segments: segmentsOf(route) });
+    const module = parseBackendModule(response.json);
+    return module.backend ? module : null;
+  } catch (error) {
+    if (error instanceof UpstreamError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export async function replaceBackendModule(
+  transport: UpstreamTransport,
+  apiKey: string,
+  route: RouteKey,
+  input: BackendModuleInput,
+): Promise<BackendModule> {
+  const body: Record<string, unknown> = { backend_id: input.backendId };
+  if (input.enabled !== undefined) body.enabled = input.enabled;
+  try {
+    const response = await transport.send(apiKey, { method: 'PUT', segments: segmentsOf(route), body });
+    return parseBackendModule(response.json);
+  } catch (error) {
+    throw domainError(error, route);
+  }
+}
+
+export async function deleteBackendModule(transport: UpstreamTransport, apiKey: string, route: RouteKey): Promise<void> {
+  try {
+    await transport.send(apiKey, { method: 'DELETE', segments: segmentsOf(route) });
+  } catch (error) {
+    throw domainError(error, route);
+  }
+}

@@ -1,0 +1,35 @@
+// The tunnels resource: GET /tunnels (newest first, limit/before_id paging) and GET /tunnels/{id}.
+import { UpstreamError } from '../errors';
+import type { UpstreamTransport } from './http';
+import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './types';
+
+export interface TunnelPageRequest {
+  /** 1..100, the upstream's own bounds. */
+  readonly limit: number;
+  /** Only tunnels created before this one (the upstream's cursor). */
+  readonly beforeId?: string;
+}
+
+export async function listTunnels(
+  transport: UpstreamTransport,
+  apiKey: string,
+  page: TunnelPageRequest,
+): Promise<TunnelPage> {
+  const response = await transport.send(apiKey, {
+    method: 'GET',
+    segments: ['tunnels'],
+    query: { limit: page.limit, before_id: page.beforeId },
+  });
+  return parseTunnelPage(response.json);
+}
+
+/** One tunnel, or null when no online tunnel has this id. */
+export async function getTunnel(transport: UpstreamTransport, apiKey: string, id: string): Promise<Tunnel | null> {
+  try {
+    const response = await transport.send(apiKey, { method: 'GET', segments: ['tunnels', id] });
+    return parseTunnel(response.json);
+  } catch (error) {
+    if (error instanceof UpstreamError && error.status === 404) return null;
+    throw error;
+  }
+}
