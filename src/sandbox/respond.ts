@@ -35,6 +35,8 @@ export function errorReply(error: ApiError, operationId: string): Reply {
 
 export function send(res: ServerResponse, reply: Reply): void {
   if (res.destroyed || res.headersSent) return; // the client went away while we were waiting
-  res.writeHead(reply.status, { ...reply.headers, 'content-length': String(reply.body.length) });
+  // RFC 9110: a 204 carries no Content-Length.
+  const length = reply.status === 204 ? {} : { 'content-length': String(reply.body.length) };
+  res.writeHead(reply.status, { ...reply.headers, ...length });
   res.end(reply.body);
 }

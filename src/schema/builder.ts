@@ -29,19 +29,9 @@ export const builder = new SchemaBuilder<{
     decodeGlobalID: (globalID) => decodeNodeId(globalID),
     nodeTypeOptions: { description: 'An object with an id that `node` and `nodes` can fetch.' },
     pageInfoTypeOptions: { description: 'Where a page of a connection stands in the whole list.' },
-    nodeQueryOptions: {
-      description: 'The object with this id; null when it does not exist or its type is not in this schema.',
-      resolve: (_root, { id }, _ctx, _info, resolveNode) => (id.typename === 'Tunnel' ? resolveNode(id) : null),
-    },
-    nodesQueryOptions: {
-      description: 'The objects with these ids, in order; null for each id that does not resolve.',
-      resolve: async (_root, { ids }, _ctx, _info, resolveNodes) => {
-        const known = ids.filter((id) => id.typename === 'Tunnel');
-        const loaded = await resolveNodes(known);
-        const byId = new Map(known.map((id, i) => [id.id, loaded[i]]));
-        return ids.map((id) => (id.typename === 'Tunnel' ? (byId.get(id.id) ?? null) : null));
-      },
-    },
+    // node and nodes are defined in nodes.ts, which can see the loadable types.
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
   },
   errors: {},
 });

@@ -6,6 +6,7 @@ import './scalars';
 import './refs';
 import './errors';
 import './tunnels';
+import './nodes';
 import './backend-modules';
 
 builder.queryType({ description: 'Reads: tunnels and HTTPS edge route backend modules.' });

@@ -1,0 +1,141 @@
+import { parseArgs } from 'node:util';
+import { demoData } from './data';
+import { DEFAULT_API_KEY, startSandbox } from './server';
+import type { AccountSeed, SandboxOptions } from './types';
+
+// `npm run sandbox`: the stand-in on its own, with demo data, for frontend work and curl.
+
+const USAGE = `Usage: npm run sandbox -- [options]
+
+A local stand-in of ngrok's REST API (GET /tunnels, GET /tunnels/{id},
+PUT|GET|DELETE /edges/https/{edge_id}/routes/{id}/backend) with demo data.
+
+Options:
+  --port N            port to listen on (default 8787; 0 picks a free one)
+  --host H            address to bind (default 127.0.0.1)
+  --key K             an API key to accept; repeat for several accounts, each with its own data
+                      (default ${DEFAULT_API_KEY})
+  --tunnels N         demo tunnels per account (default 30)
+  --seed N            demo data seed (default 1; the first key gets this seed, the next seed+1, ...)
+  --rate-limit N      requests per rolling 60 s per key (default 120)
+  --no-rate-limit     turn the rate limit off
+  --latency MS        added latency on every operation (default 0)
+  --help              show this help
+`;
+
+class UsageError extends Error {}
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+interface CliConfig {
+  options: SandboxOptions;
+  keys: string[];
+  latency: number;
+  seed: number;
+  tunnels: number;
+}
+
+function parse(argv: string[]): CliConfig | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      key: { type: 'string', multiple: true },
+      tunnels: { type: 'string' },
+      seed: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      'no-rate-limit': { type: 'boolean' },
+      latency: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  if (values.help) return 'help';
+  if (values['no-rate-limit'] && values['rate-limit'] !== undefined) {
+    throw new UsageError('--rate-limit and --no-rate-limit exclude each other');
+  }
+  const seed = integer('seed', values.seed, 1, 0, 2 ** 31);
+  const tunnels = integer('tunnels', values.tunnels, 30, 0, 100_000);
+  const keys = values.key ?? [DEFAULT_API_KEY];
+  const accounts: Record<string, AccountSeed> = {};
+  keys.forEach((key, index) => {
+    accounts[key] = demoData({ seed: seed + index, tunnels });
+  });
+  const max = integer('rate-limit', values['rate-limit'], 120, 1, 1_000_000);
+  return {
+    options: {
+      host: values.host ?? '127.0.0.1',
+      port: integer('port', values.port, 8787, 0, 65_535),
+      accounts,
+      rateLimit: values['no-rate-limit'] ? false : { max, windowMs: 60_000 },
+    },
+    keys,
+    latency: integer('latency', values.latency, 0, 0, 600_000),
+    seed,
+    tunnels,
+  };
+}
+
+function banner(url: string, config: CliConfig, sample: AccountSeed): string {
+  const key = config.keys[0] ?? DEFAULT_API_KEY;
+  const headers = `-H 'Authorization: Bearer ${key}' -H 'Ngrok-Version: 2'`;
+  const edge = sample.edges?.[0];
+  const route = edge?.routes[0];
+  const limit = config.options.rateLimit;
+  const lines = [
+    `ngrok API stand-in listening on ${url}`,
+    `  API key${config.keys.length > 1 ? 's' : ''}: ${config.keys.join(', ')}`,
+    `  demo data: ${config.tunnels} tunnels per account (seed ${config.seed})`,
+    `  rate limit: ${limit ? `${limit.max} requests per 60 s per key` : 'off'}`,
+    ...(config.latency > 0 ? [`  added latency: ${config.latency} ms`] : []),
+    'Try:',
+    `  curl -s '${url}/tunnels?limit=2' ${headers}`,
+    ...(edge && route
+      ? [`  curl -s ${url}/edges/https/${edge.id}/routes/${route.id}/backend ${headers}`]
+      : []),
+    'Stop with Ctrl+C.',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(): Promise<void> {
+  let config: CliConfig | 'help';
+  try {
+    config = parse(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  if (config === 'help') {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const sandbox = await startSandbox(config.options);
+  if (config.latency > 0) sandbox.setLatency('all', config.latency);
+  const firstKey = config.keys[0] ?? DEFAULT_API_KEY;
+  process.stdout.write(banner(sandbox.url, config, sandbox.account(firstKey)));
+
+  const stop = (signal: NodeJS.Signals) => {
+    process.stdout.write(`${signal}: closing the stand-in\n`);
+    sandbox.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+// node(id) and nodes(ids): the type comes from the id's prefix; ids of types this schema does
+// not hold resolve to null without an upstream call.
+import { badInput } from '../errors';
+import type { Context } from '../context';
+import { builder } from './builder';
+import { decodeNodeId } from './node-ids';
+import { TunnelNode } from './tunnels';
+
+type Loader = (ids: string[], ctx: Context) => Promise<unknown[]>;
+
+const LOADERS: Record<string, Loader> = {
+  Tunnel: (ids, ctx) => TunnelNode.getDataloader(ctx).loadMany(ids),
+};
+
+const MAX_IDS = 100;
+
+async function resolveNodes(ids: readonly string[], ctx: Context): Promise<unknown[]> {
+  if (ids.length > MAX_IDS) throw badInput(`nodes takes at most ${MAX_IDS} ids, got ${ids.length}.`);
+  const decoded = ids.map(decodeNodeId);
+  const results: unknown[] = decoded.map(() => null);
+  await Promise.all(
+    Object.entries(LOADERS).map(async ([typename, load]) => {
+      const positions = decoded.flatMap((d, i) => (d.typename === typename ? [i] : []));
+      if (positions.length === 0) return;
+      const loaded = await load(
+        positions.map((i) => decoded[i]?.id ?? ''),
+        ctx,
+      );
+      positions.forEach((position, j) => {
+        results[position] = loaded[j];
+      });
+    }),
+  );
+  return results;
+}
+
+builder.queryFields((t) => ({
+  node: t.field({
+    type: builder.nodeInterfaceRef(),
+    nullable: true,
+    description: 'The object with this id; null when it does not exist or its type is not in this schema.',
+    args: { id: t.arg.id({ required: true, description: 'An ngrok id; its prefix names the type (tn_ → Tunnel).' }) },
+    resolve: async (_root, { id }, ctx) => {
+      const [node] = await resolveNodes([id], ctx);
+      if (node instanceof Error) throw node;
+      return node as never;
+    },
+  }),
+  nodes: t.field({
+    type: [builder.nodeInterfaceRef()],
+    nullable: { list: false, items: true },
+    description: 'The objects with these ids, in order; null for each id that does not resolve.',
+    args: { ids: t.arg.idList({ required: true, description: 'At most 100 ngrok ids.' }) },
+    // A failed item becomes a rejected promise: null with its error in `errors`, the rest intact.
+    resolve: async (_root, { ids }, ctx) =>
+      (await resolveNodes(ids, ctx)).map((node) => (node instanceof Error ? Promise.reject(node) : node)) as never,
+  }),
+}));
