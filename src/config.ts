@@ -63,7 +63,8 @@ export const oneOf =
       ? (raw.trim() as T)
       : fail(name, `expected one of ${values.join(', ')}, got "${raw}"`);
 
-const text: Parser<string> = (raw, name) => (raw.trim() === '' ? fail(name, 'must not be empty') : raw.trim());
+const text: Parser<string> = (raw, name) =>
+  raw.trim() === '' ? fail(name, 'must not be empty') : raw.trim();
 
 const httpUrl: Parser<string> = (raw, name) => {
   let url: URL;
@@ -94,7 +95,13 @@ const tokens: Parser<readonly GatewayToken[]> = (raw, name) =>
     });
 
 export const OPTIONS: readonly Option<keyof Config>[] = [
-  { key: 'port', env: 'PORT', help: 'port the gateway listens on', defaultText: '4000', parse: integer(0, 65535) },
+  {
+    key: 'port',
+    env: 'PORT',
+    help: 'port the gateway listens on',
+    defaultText: '4000',
+    parse: integer(0, 65535),
+  },
   {
     key: 'host',
     env: 'HOST',
@@ -136,7 +143,13 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     parse: tokens,
   },
   { key: 'logLevel', env: 'LOG_LEVEL', help: 'log level', defaultText: 'info', parse: oneOf(LOG_LEVELS) },
-  { key: 'nodeEnv', env: 'NODE_ENV', help: 'environment', defaultText: 'development', parse: oneOf(NODE_ENVS) },
+  {
+    key: 'nodeEnv',
+    env: 'NODE_ENV',
+    help: 'environment',
+    defaultText: 'development',
+    parse: oneOf(NODE_ENVS),
+  },
 ];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
@@ -173,7 +186,10 @@ function parseArgv(argv: readonly string[]): Map<string, string> {
 /**
  * Builds the config from the environment and flags (flags win). Throws ConfigError with one line.
  */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, argv: readonly string[] = []): Config {
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>>,
+  argv: readonly string[] = [],
+): Config {
   const flags = parseArgv(argv);
   const config: Record<string, unknown> = { ...DEFAULTS };
   for (const option of OPTIONS) {
@@ -195,6 +211,14 @@ export const isLoopback = (host: string): boolean =>
 
 /** The --help text, built from the same table the parser reads. */
 export function helpText(): string {
-  const rows = OPTIONS.map((o) => `  ${`${flagOf(o.env)} <value>`.padEnd(30)} ${o.env.padEnd(20)} ${o.help}${o.defaultText ? ` (default: ${o.defaultText})` : ''}`);
-  return ['Usage: npm start -- [flags]   (every flag also reads from its environment variable)', '', ...rows, '  --help'.padEnd(32) + ' this text'].join('\n');
+  const rows = OPTIONS.map(
+    (o) =>
+      `  ${`${flagOf(o.env)} <value>`.padEnd(30)} ${o.env.padEnd(20)} ${o.help}${o.defaultText ? ` (default: ${o.defaultText})` : ''}`,
+  );
+  return [
+    'Usage: npm start -- [flags]   (every flag also reads from its environment variable)',
+    '',
+    ...rows,
+    '  --help'.padEnd(32) + ' this text',
+  ].join('\n');
 }

@@ -44,4 +44,5 @@ export const isBackendId = (id: string): boolean => {
 };
 
 /** A short, safe rendering of a client-supplied value for error messages. */
-export const quote = (value: string): string => JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+export const quote = (value: string): string =>
+  JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);

@@ -49,7 +49,10 @@ export class TunnelLookup {
     let cursor = beforeId;
     let more = true;
     for (let call = 0; call < MAX_FILL_CALLS && more && items.length < first; call += 1) {
-      const result = await this.client.listTunnels({ limit: Math.min(100, want - items.length), beforeId: cursor });
+      const result = await this.client.listTunnels({
+        limit: Math.min(100, want - items.length),
+        beforeId: cursor,
+      });
       for (const t of result.tunnels) this.seen.set(t.id, t);
       items.push(...result.tunnels);
       const last = result.tunnels.at(-1);

@@ -46,7 +46,9 @@ export async function start(config: Config, log: (line: string) => void = consol
   const port = typeof address === 'object' && address ? address.port : effective.port;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/graphql`;
-  log(`GraphQL gateway listening on ${url}${effective.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`);
+  log(
+    `GraphQL gateway listening on ${url}${effective.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
+  );
   log(
     standIn
       ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used).`

@@ -11,7 +11,8 @@ export interface Credential {
 
 const ALL_SCOPES: readonly TokenScope[] = ['read', 'write'];
 
-const unauthenticated = (message: string) => new GatewayError('UNAUTHENTICATED', message, { httpStatus: 401 });
+const unauthenticated = (message: string) =>
+  new GatewayError('UNAUTHENTICATED', message, { httpStatus: 401 });
 
 /** The bearer token of an Authorization header; undefined when absent, an error when malformed. */
 function bearer(header: string | null): string | undefined {

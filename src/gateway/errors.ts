@@ -19,7 +19,13 @@ export function toGraphQLError(error: GatewayError, base?: GraphQLError): GraphQ
     };
   }
   if (httpStatus !== undefined) extensions.http = { status: httpStatus };
-  return new GraphQLError(error.message, { nodes: base?.nodes, source: base?.source, positions: base?.positions, path: base?.path, extensions });
+  return new GraphQLError(error.message, {
+    nodes: base?.nodes,
+    source: base?.source,
+    positions: base?.positions,
+    path: base?.path,
+    extensions,
+  });
 }
 
 /** yoga's maskError: our errors keep their code and message, the unexpected ones say nothing. */
@@ -27,11 +33,18 @@ export const createMaskError =
   (logger: MaskLogger) =>
   (error: unknown): Error => {
     const original = error instanceof GraphQLError ? (error.originalError ?? undefined) : error;
-    if (original instanceof GatewayError) return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
+    if (original instanceof GatewayError)
+      return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
     // Parse and validation errors, and the ones the gateway raises as GraphQLError itself.
-    if (error instanceof GraphQLError && (original === undefined || original instanceof GraphQLError)) return error;
+    if (error instanceof GraphQLError && (original === undefined || original instanceof GraphQLError))
+      return error;
     logger.error(
-      { err: { name: (original as Error | undefined)?.name ?? 'unknown', path: error instanceof GraphQLError ? error.path : undefined } },
+      {
+        err: {
+          name: (original as Error | undefined)?.name ?? 'unknown',
+          path: error instanceof GraphQLError ? error.path : undefined,
+        },
+      },
       'unexpected error while executing an operation',
     );
     const base = error instanceof GraphQLError ? error : undefined;

@@ -11,7 +11,8 @@ import { RefType } from './refs';
 
 export const BackendModuleType = builder.loadableObjectRef<LoadedBackendModule, string>('BackendModule', {
   // DataLoader hands a null result through as null: a route without module reads as null.
-  load: (keys: string[], ctx) => loadBackendModules(ctx.client, keys) as Promise<(LoadedBackendModule | Error)[]>,
+  load: (keys: string[], ctx) =>
+    loadBackendModules(ctx.client, keys) as Promise<(LoadedBackendModule | Error)[]>,
 });
 
 BackendModuleType.implement({
@@ -30,7 +31,11 @@ BackendModuleType.implement({
 });
 
 /** Re-primes after a write; null (no module) is a value DataLoader hands through as is. */
-function primeAbsent(loader: DataLoader<string, LoadedBackendModule>, key: string, value: LoadedBackendModule | null) {
+function primeAbsent(
+  loader: DataLoader<string, LoadedBackendModule>,
+  key: string,
+  value: LoadedBackendModule | null,
+) {
   loader.clear(key).prime(key, value as LoadedBackendModule);
 }
 
@@ -41,7 +46,10 @@ const PREFIXES: Record<keyof RouteKey, string> = { edgeId: 'edghts_', routeId: '
 function invalidRouteField(route: RouteKey): { field: keyof RouteKey; message: string } | undefined {
   for (const field of ['edgeId', 'routeId'] as const) {
     if (!isIdOf(route[field], ROUTE_ID_KINDS[field])) {
-      return { field, message: `${field} ${quote(route[field])} is not an id of the form ${PREFIXES[field]}….` };
+      return {
+        field,
+        message: `${field} ${quote(route[field])} is not an id of the form ${PREFIXES[field]}….`,
+      };
     }
   }
   return undefined;
@@ -75,8 +83,14 @@ const ReplaceInput = builder.inputType('ReplaceHttpsEdgeRouteBackendInput', {
   fields: (t) => ({
     edgeId: t.id({ required: true, description: 'The HTTPS edge (edghts_…).' }),
     routeId: t.id({ required: true, description: 'The route (edghtsrt_…).' }),
-    backendId: t.id({ required: true, description: 'The backend to attach (bkdtg_…, bkdfo_…, bkdwd_…, bkdhr_…, bkdsc_…).' }),
-    enabled: t.boolean({ defaultValue: true, description: 'False attaches the module disabled. Default true.' }),
+    backendId: t.id({
+      required: true,
+      description: 'The backend to attach (bkdtg_…, bkdfo_…, bkdwd_…, bkdhr_…, bkdsc_…).',
+    }),
+    enabled: t.boolean({
+      defaultValue: true,
+      description: 'False attaches the module disabled. Default true.',
+    }),
   }),
 });
 
@@ -104,7 +118,10 @@ builder.mutationFields((t) => ({
     errors: {
       types: MUTATION_ERRORS,
       union: { name: 'ReplaceHttpsEdgeRouteBackendResult', description: 'The new module, or why not.' },
-      result: { name: 'ReplaceHttpsEdgeRouteBackendPayload', description: 'The backend module as it is now.' },
+      result: {
+        name: 'ReplaceHttpsEdgeRouteBackendPayload',
+        description: 'The backend module as it is now.',
+      },
       dataField: { name: 'backendModule', description: 'The backend module as the ngrok API stored it.' },
     },
     resolve: async (_root, { input }, ctx): Promise<LoadedBackendModule> => {

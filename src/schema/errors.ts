@@ -7,7 +7,9 @@ export const ErrorInterface = builder.interfaceRef<NotFoundError | InvalidInputE
   description: 'An expected failure of a mutation.',
   fields: (t) => ({
     message: t.exposeString('message', { description: 'What went wrong, for people.' }),
-    code: t.exposeString('code', { description: 'Stable machine-readable code, e.g. NOT_FOUND, INVALID_INPUT.' }),
+    code: t.exposeString('code', {
+      description: 'Stable machine-readable code, e.g. NOT_FOUND, INVALID_INPUT.',
+    }),
   }),
 });
 

@@ -1,7 +1,8 @@
 // node(id) and nodes(ids): the type comes from the id's prefix; ids of types this schema does
 // not hold resolve to null without an upstream call.
-import { badInput } from '../errors';
+
 import type { Context } from '../context';
+import { badInput } from '../errors';
 import { builder } from './builder';
 import { decodeNodeId } from './node-ids';
 import { TunnelNode } from './tunnels';
@@ -39,7 +40,9 @@ builder.queryFields((t) => ({
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description: 'The object with this id; null when it does not exist or its type is not in this schema.',
-    args: { id: t.arg.id({ required: true, description: 'An ngrok id; its prefix names the type (tn_ → Tunnel).' }) },
+    args: {
+      id: t.arg.id({ required: true, description: 'An ngrok id; its prefix names the type (tn_ → Tunnel).' }),
+    },
     resolve: async (_root, { id }, ctx) => {
       const [node] = await resolveNodes([id], ctx);
       if (node instanceof Error) throw node;
@@ -53,6 +56,8 @@ builder.queryFields((t) => ({
     args: { ids: t.arg.idList({ required: true, description: 'At most 100 ngrok ids.' }) },
     // A failed item becomes a rejected promise: null with its error in `errors`, the rest intact.
     resolve: async (_root, { ids }, ctx) =>
-      (await resolveNodes(ids, ctx)).map((node) => (node instanceof Error ? Promise.reject(node) : node)) as never,
+      (await resolveNodes(ids, ctx)).map((node) =>
+        node instanceof Error ? Promise.reject(node) : node,
+      ) as never,
   }),
 }));

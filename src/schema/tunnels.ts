@@ -17,7 +17,8 @@ function decodeCursor(cursor: string): string {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw notOurs;
   const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
   const id = decoded.slice(CURSOR_PREFIX.length);
-  if (!decoded.startsWith(CURSOR_PREFIX) || !isIdOf(id, 'tunnel') || encodeCursor(id) !== cursor) throw notOurs;
+  if (!decoded.startsWith(CURSOR_PREFIX) || !isIdOf(id, 'tunnel') || encodeCursor(id) !== cursor)
+    throw notOurs;
   return id;
 }
 
@@ -73,7 +74,8 @@ TunnelNode.implement({
     proto: t.field({
       type: TunnelProtocol,
       nullable: true,
-      description: 'Protocol of an agent tunnel; null for backend tunnels or a protocol this schema does not know.',
+      description:
+        'Protocol of an agent tunnel; null for backend tunnels or a protocol this schema does not know.',
       resolve: (tunnel) => (tunnel.proto && PROTOCOLS.has(tunnel.proto) ? (tunnel.proto as 'http') : null),
     }),
     region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
@@ -102,7 +104,8 @@ TunnelNode.implement({
     backends: t.field({
       type: [RefType],
       nullable: true,
-      description: 'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
+      description:
+        'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
       resolve: (tunnel) => tunnel.backends ?? null,
     }),
     forwardsTo: t.string({
@@ -120,7 +123,9 @@ builder.queryFields((t) => ({
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
       resolve: async (_root, args, ctx) => {
         if (args.last != null || args.before != null) {
-          throw badInput('tunnels pages forward only: use first and after (the ngrok API cannot page backwards).');
+          throw badInput(
+            'tunnels pages forward only: use first and after (the ngrok API cannot page backwards).',
+          );
         }
         const first = args.first ?? DEFAULT_FIRST;
         if (!Number.isInteger(first) || first < 1 || first > MAX_FIRST) {
@@ -152,7 +157,8 @@ builder.queryFields((t) => ({
     description: 'Null when no online tunnel has this id.',
     args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
     resolve: (_root, { id }) => {
-      if (!isIdOf(id, 'tunnel')) throw badInput(`${quote(id)} is not a tunnel id (tn_ followed by letters or digits).`);
+      if (!isIdOf(id, 'tunnel'))
+        throw badInput(`${quote(id)} is not a tunnel id (tn_ followed by letters or digits).`);
       return id;
     },
   }),

@@ -16,7 +16,9 @@ if (process.argv.includes('--check')) {
     // a missing file is drift too
   }
   if (onDisk !== printed) {
-    console.error('schema/schema.graphql is out of date with the code: run `npm run schema:print` and commit it.');
+    console.error(
+      'schema/schema.graphql is out of date with the code: run `npm run schema:print` and commit it.',
+    );
     process.exit(1);
   }
   console.log('schema/schema.graphql matches the code.');

@@ -28,7 +28,10 @@ const FIELD_BY_ERROR_CODE: Record<string, string> = {
 function domainError(error: unknown, route: RouteKey): unknown {
   if (!(error instanceof UpstreamError)) return error;
   if (error.status === 404) {
-    return new NotFoundError(`No HTTPS edge route ${route.routeId} on edge ${route.edgeId}, or it has no backend module.`, route.routeId);
+    return new NotFoundError(
+      `No HTTPS edge route ${route.routeId} on edge ${route.edgeId}, or it has no backend module.`,
+      route.routeId,
+    );
   }
   if (error.status === 400 && error.code === 'BAD_USER_INPUT') {
     const field = error.errorCode ? FIELD_BY_ERROR_CODE[error.errorCode] : undefined;
@@ -47,7 +50,11 @@ export async function getBackendModule(
   route: RouteKey,
 ): Promise<BackendModule | null> {
   try {
-    const response = await transport.send(apiKey, { method: 'GET', segments: segmentsOf(route) });
+    const response = await transport.send(apiKey, {
+      route: 'getBackend',
+      method: 'GET',
+      segments: segmentsOf(route),
+    });
     const module = parseBackendModule(response.json);
     return module.backend ? module : null;
   } catch (error) {
@@ -65,16 +72,25 @@ export async function replaceBackendModule(
   const body: Record<string, unknown> = { backend_id: input.backendId };
   if (input.enabled !== undefined) body.enabled = input.enabled;
   try {
-    const response = await transport.send(apiKey, { method: 'PUT', segments: segmentsOf(route), body });
+    const response = await transport.send(apiKey, {
+      route: 'replaceBackend',
+      method: 'PUT',
+      segments: segmentsOf(route),
+      body,
+    });
     return parseBackendModule(response.json);
   } catch (error) {
     throw domainError(error, route);
   }
 }
 
-export async function deleteBackendModule(transport: UpstreamTransport, apiKey: string, route: RouteKey): Promise<void> {
+export async function deleteBackendModule(
+  transport: UpstreamTransport,
+  apiKey: string,
+  route: RouteKey,
+): Promise<void> {
   try {
-    await transport.send(apiKey, { method: 'DELETE', segments: segmentsOf(route) });
+    await transport.send(apiKey, { route: 'deleteBackend', method: 'DELETE', segments: segmentsOf(route) });
   } catch (error) {
     throw domainError(error, route);
   }

@@ -1,12 +1,16 @@
 // The transport to the REST upstream: the only code that builds URLs, sends the auth and version
 // headers, reads bodies and turns upstream failures into the gateway's error vocabulary.
 import { createHash } from 'node:crypto';
-import { errors as undiciErrors, Pool } from 'undici';
+import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError, UpstreamError, type UpstreamInfo } from '../errors';
 
 export type Method = 'GET' | 'PUT' | 'DELETE';
 
+/** The five upstream operations; metrics and logs name routes by these, never by ids. */
+export type RouteName = 'listTunnels' | 'getTunnel' | 'replaceBackend' | 'getBackend' | 'deleteBackend';
+
 export interface UpstreamRequest {
+  readonly route: RouteName;
   readonly method: Method;
   /** Path segments, each encoded here: client input never reaches the path unencoded. */
   readonly segments: readonly string[];
@@ -21,12 +25,21 @@ export interface UpstreamResponse {
   readonly operationId?: string;
 }
 
+/** Hooks for metrics and logs; every one optional. Nothing here carries a credential or a body. */
+export interface UpstreamEvents {
+  /** One attempt finished: status when an answer came, the gateway error code when it failed. */
+  attempt?(e: { route: RouteName; method: Method; status?: number; code?: string; durationMs: number }): void;
+  /** An identical in-flight GET was joined instead of sent. */
+  coalesced?(e: { route: RouteName }): void;
+}
+
 export interface TransportOptions {
   readonly baseUrl: string;
   readonly apiVersion: string;
   readonly timeoutMs: number;
   /** Open sockets to the upstream at most. */
   readonly connections?: number;
+  readonly events?: UpstreamEvents;
 }
 
 /** Per-credential counters, read by tests and the benchmark. */
@@ -35,7 +48,9 @@ export interface TransportStats {
   coalesced: number;
 }
 
-const AUTH_ERROR_CODES = new Set(['200', '201', '202', '203', '204', '205', '206', '207', '208'].map((n) => `ERR_NGROK_${n}`));
+const AUTH_ERROR_CODES = new Set(
+  ['200', '201', '202', '203', '204', '205', '206', '207', '208'].map((n) => `ERR_NGROK_${n}`),
+);
 
 const MESSAGES: Record<string, string> = {
   UNAUTHENTICATED: 'The ngrok API refused the credential.',
@@ -86,6 +101,7 @@ export class UpstreamTransport {
     const pending = this.inFlight.get(key);
     if (pending) {
       this.stats.coalesced += 1;
+      this.options.events?.coalesced?.({ route: request.route });
       return pending;
     }
     const promise = this.perform(apiKey, request, path).finally(() => this.inFlight.delete(key));
@@ -98,6 +114,30 @@ export class UpstreamTransport {
   }
 
   private async perform(apiKey: string, request: UpstreamRequest, path: string): Promise<UpstreamResponse> {
+    const started = performance.now();
+    const report = (status: number | undefined, code: string | undefined) =>
+      this.options.events?.attempt?.({
+        route: request.route,
+        method: request.method,
+        status,
+        code,
+        durationMs: performance.now() - started,
+      });
+    try {
+      const response = await this.attempt(apiKey, request, path);
+      report(response.status, undefined);
+      return response;
+    } catch (error) {
+      report(
+        error instanceof UpstreamError ? error.status : undefined,
+        error instanceof GatewayError ? error.code : 'INTERNAL_SERVER_ERROR',
+      );
+      throw error;
+    }
+  }
+
+  /** One HTTP exchange with the upstream. */
+  private async attempt(apiKey: string, request: UpstreamRequest, path: string): Promise<UpstreamResponse> {
     this.stats.requests += 1;
     const headers: Record<string, string> = {
       authorization: `Bearer ${apiKey}`,
@@ -147,12 +187,16 @@ function parseJson(text: string, contentType: string | undefined, info: Upstream
   if (!isJson) {
     // An HTML error page from a proxy in front of the upstream is an outage, not a bad body.
     if (info.status !== undefined && info.status >= 500) return undefined;
-    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE ?? '', { upstream: info });
+    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE ?? '', {
+      upstream: info,
+    });
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE ?? '', { upstream: info });
+    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE ?? '', {
+      upstream: info,
+    });
   }
 }
 
@@ -178,7 +222,12 @@ export function retryAfterSeconds(value: string | undefined, now = Date.now()): 
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-function statusError(status: number, json: unknown, base: UpstreamInfo, retryAfter: string | undefined): UpstreamError {
+function statusError(
+  status: number,
+  json: unknown,
+  base: UpstreamInfo,
+  retryAfter: string | undefined,
+): UpstreamError {
   const errorCode = errorCodeOf(json);
   const upstream: UpstreamInfo = { status, errorCode, operationId: base.operationId ?? operationIdOf(json) };
   const code =

@@ -1,5 +1,12 @@
 // The upstream as the rest of the gateway sees it: one client per credential over a shared transport.
-import { type BackendModuleInput, deleteBackendModule, getBackendModule, type RouteKey, replaceBackendModule } from './edges';
+import { GatewayError } from '../errors';
+import {
+  type BackendModuleInput,
+  deleteBackendModule,
+  getBackendModule,
+  type RouteKey,
+  replaceBackendModule,
+} from './edges';
 import type { UpstreamTransport } from './http';
 import { getTunnel, listTunnels, type TunnelPageRequest } from './tunnels';
 import type { BackendModule, Tunnel, TunnelPage } from './types';
@@ -10,10 +17,18 @@ export type { TunnelPageRequest } from './tunnels';
 export type { BackendModule, Ref, Tunnel, TunnelPage } from './types';
 
 export class NgrokClient {
+  /** `apiKey` null: a client for a request without credential; every call refuses. */
   constructor(
     private readonly transport: UpstreamTransport,
-    private readonly apiKey: string,
+    private readonly key: string | null,
   ) {}
+
+  private get apiKey(): string {
+    if (this.key === null) {
+      throw new GatewayError('UNAUTHENTICATED', 'Send "Authorization: Bearer <token>".', { httpStatus: 401 });
+    }
+    return this.key;
+  }
 
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
     return listTunnels(this.transport, this.apiKey, page);

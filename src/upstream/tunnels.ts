@@ -16,6 +16,7 @@ export async function listTunnels(
   page: TunnelPageRequest,
 ): Promise<TunnelPage> {
   const response = await transport.send(apiKey, {
+    route: 'listTunnels',
     method: 'GET',
     segments: ['tunnels'],
     query: { limit: page.limit, before_id: page.beforeId },
@@ -24,9 +25,17 @@ export async function listTunnels(
 }
 
 /** One tunnel, or null when no online tunnel has this id. */
-export async function getTunnel(transport: UpstreamTransport, apiKey: string, id: string): Promise<Tunnel | null> {
+export async function getTunnel(
+  transport: UpstreamTransport,
+  apiKey: string,
+  id: string,
+): Promise<Tunnel | null> {
   try {
-    const response = await transport.send(apiKey, { method: 'GET', segments: ['tunnels', id] });
+    const response = await transport.send(apiKey, {
+      route: 'getTunnel',
+      method: 'GET',
+      segments: ['tunnels', id],
+    });
     return parseTunnel(response.json);
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return null;

@@ -104,7 +104,8 @@ export function parseTunnelPage(v: unknown): TunnelPage {
   const o = object(v, 'tunnel list');
   if (!Array.isArray(o.tunnels)) throw bad('tunnel list.tunnels is missing');
   const next = o.next_page_uri;
-  if (next !== undefined && next !== null && typeof next !== 'string') throw bad('next_page_uri is not a string');
+  if (next !== undefined && next !== null && typeof next !== 'string')
+    throw bad('next_page_uri is not a string');
   return { tunnels: o.tunnels.map(parseTunnel), nextPageUri: next ?? null };
 }
 

@@ -9,7 +9,12 @@ const backendA = newId('bkdtg');
 const backendB = newId('bkdfo');
 
 const seed = (): AccountSeed => ({
-  edges: [{ id: edge, routes: [{ id: withModule, backend: { backendId: backendA, enabled: true } }, { id: withoutModule }] }],
+  edges: [
+    {
+      id: edge,
+      routes: [{ id: withModule, backend: { backendId: backendA, enabled: true } }, { id: withoutModule }],
+    },
+  ],
   backends: [backendA, backendB],
 });
 
@@ -39,7 +44,8 @@ const DELETE = `mutation($input: DeleteHttpsEdgeRouteBackendInput!) {
 
 describe('httpsEdgeRouteBackend and its mutations', () => {
   let stack: Stack;
-  const uriOf = (id: string) => `${stack.sandbox.url}/backends/${id.startsWith('bkdtg_') ? 'tunnel_group' : 'failover'}/${id}`;
+  const uriOf = (id: string) =>
+    `${stack.sandbox.url}/backends/${id.startsWith('bkdtg_') ? 'tunnel_group' : 'failover'}/${id}`;
 
   beforeAll(async () => {
     stack = await startStack();
@@ -92,10 +98,17 @@ describe('httpsEdgeRouteBackend and its mutations', () => {
   });
 
   it('replace attaches a backend, enabled by default, and the upstream stores it', async () => {
-    const { body } = await stack.gql(REPLACE, { input: { edgeId: edge, routeId: withoutModule, backendId: backendB } });
+    const { body } = await stack.gql(REPLACE, {
+      input: { edgeId: edge, routeId: withoutModule, backendId: backendB },
+    });
     expect(body.data?.replaceHttpsEdgeRouteBackend).toEqual({
       __typename: 'ReplaceHttpsEdgeRouteBackendPayload',
-      backendModule: { edgeId: edge, routeId: withoutModule, enabled: true, backend: { id: backendB, uri: uriOf(backendB) } },
+      backendModule: {
+        edgeId: edge,
+        routeId: withoutModule,
+        enabled: true,
+        backend: { id: backendB, uri: uriOf(backendB) },
+      },
     });
     const stored = stack.sandbox.account(KEY).edges?.[0]?.routes.find((r) => r.id === withoutModule);
     expect(stored?.backend).toEqual({ backendId: backendB, enabled: true });
@@ -107,7 +120,10 @@ describe('httpsEdgeRouteBackend and its mutations', () => {
       input: { edgeId: edge, routeId: withModule, backendId: backendB, enabled: false },
     });
     expect(body.data?.replaceHttpsEdgeRouteBackend).toMatchObject({ backendModule: { enabled: false } });
-    expect(stack.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend).toEqual({ backendId: backendB, enabled: false });
+    expect(stack.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend).toEqual({
+      backendId: backendB,
+      enabled: false,
+    });
   });
 
   it('a read after the write in the same operation shows the write, with no extra call', async () => {
@@ -184,7 +200,10 @@ describe('httpsEdgeRouteBackend and its mutations', () => {
       code: 'INVALID_INPUT',
       field: 'backendId',
     });
-    expect(stack.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend).toEqual({ backendId: backendA, enabled: true });
+    expect(stack.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend).toEqual({
+      backendId: backendA,
+      enabled: true,
+    });
     expect(stack.sandbox.calls('replaceBackend')).toBe(1);
   });
 

@@ -15,7 +15,9 @@ describe('tunnel(id), node(id), nodes(ids)', () => {
   beforeEach(() => stack.sandbox.resetCalls());
 
   it('tunnel(id) returns the tunnel with every field', async () => {
-    const { body } = await stack.gql(`query($id: ID!) { tunnel(id: $id) { ${TUNNEL_FIELDS} } }`, { id: id(4) });
+    const { body } = await stack.gql(`query($id: ID!) { tunnel(id: $id) { ${TUNNEL_FIELDS} } }`, {
+      id: id(4),
+    });
     expect(body.errors).toBeUndefined();
     expect((body.data?.tunnel as { id: string }).id).toBe(id(4));
     expect(stack.sandbox.calls('getTunnel')).toBe(1);
@@ -30,18 +32,24 @@ describe('tunnel(id), node(id), nodes(ids)', () => {
   });
 
   it('node(id) resolves a tunnel by its upstream id, with the type from the prefix', async () => {
-    const { body } = await stack.gql('query($id: ID!) { node(id: $id) { __typename id ... on Tunnel { region } } }', {
-      id: id(2),
-    });
+    const { body } = await stack.gql(
+      'query($id: ID!) { node(id: $id) { __typename id ... on Tunnel { region } } }',
+      {
+        id: id(2),
+      },
+    );
     expect(body.data?.node).toEqual({ __typename: 'Tunnel', id: id(2), region: tunnels[2]?.region });
   });
 
   it('node and nodes with a well-formed id of a type the schema does not hold are null, with no call', async () => {
     const ids = [newId('ep'), newId('bkdtg'), newId('edghts'), 'zz_abc123'];
-    const { body } = await stack.gql('query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }', {
-      id: ids[0],
-      ids,
-    });
+    const { body } = await stack.gql(
+      'query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }',
+      {
+        id: ids[0],
+        ids,
+      },
+    );
     expect(body).toEqual({ data: { node: null, nodes: [null, null, null, null] } });
     expect(stack.sandbox.calls()).toBe(0);
   });
@@ -117,7 +125,9 @@ describe('loaders: the fewest upstream calls', () => {
   });
 
   it('the same id under ten aliases is one call', async () => {
-    const aliases = Array.from({ length: 10 }, (_, i) => `a${i}: tunnel(id: "${id(7)}") { id proto }`).join('\n');
+    const aliases = Array.from({ length: 10 }, (_, i) => `a${i}: tunnel(id: "${id(7)}") { id proto }`).join(
+      '\n',
+    );
     const { body } = await stack.gql(`{ ${aliases} }`);
     expect(Object.values(body.data ?? {})).toHaveLength(10);
     for (const value of Object.values(body.data ?? {})) expect((value as { id: string }).id).toBe(id(7));
@@ -125,7 +135,9 @@ describe('loaders: the fewest upstream calls', () => {
   });
 
   it('ten distinct ids are ten calls, made concurrently', async () => {
-    const aliases = Array.from({ length: 10 }, (_, i) => `a${i}: tunnel(id: "${id(i + 10)}") { id }`).join('\n');
+    const aliases = Array.from({ length: 10 }, (_, i) => `a${i}: tunnel(id: "${id(i + 10)}") { id }`).join(
+      '\n',
+    );
     stack.sandbox.setLatency('getTunnel', 30);
     try {
       const { body } = await stack.gql(`{ ${aliases} }`);

@@ -13,7 +13,12 @@ const PAGE = `query Page($first: Int, $after: String) {
 interface PageResult {
   edges: { cursor: string; node: { id: string } }[];
   nodes: { id: string }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
 }
 
 describe('tunnels: paging over lists of every size', () => {
@@ -24,7 +29,9 @@ describe('tunnels: paging over lists of every size', () => {
   const lists = new Map(SIZES.map((size) => [size, makeTunnels(size, { seed: size + 1 })]));
 
   beforeAll(async () => {
-    stack = await startStack({ accounts: Object.fromEntries(SIZES.map((s) => [keyOf(s), { tunnels: lists.get(s) }])) });
+    stack = await startStack({
+      accounts: Object.fromEntries(SIZES.map((s) => [keyOf(s), { tunnels: lists.get(s) }])),
+    });
   });
   afterAll(() => stack.close());
 
@@ -64,7 +71,11 @@ describe('tunnels: paging over lists of every size', () => {
   }
 
   it('defaults first to 20', async () => {
-    const { body } = await stack.gql('{ tunnels { nodes { id } pageInfo { hasNextPage } } }', {}, { key: keyOf(250) });
+    const { body } = await stack.gql(
+      '{ tunnels { nodes { id } pageInfo { hasNextPage } } }',
+      {},
+      { key: keyOf(250) },
+    );
     expect((body.data?.tunnels as PageResult).nodes.map((n) => n.id)).toEqual(
       (lists.get(250) ?? []).slice(0, 20).map((t) => t.id),
     );
@@ -92,7 +103,11 @@ describe('tunnels: arguments refused before any upstream call', () => {
     ['last', { last: 5 }, /pages forward only/],
     ['before', { before: 'abc' }, /pages forward only/],
     ['a cursor that is not ours', { after: 'bm90LWEtY3Vyc29y' }, /not a cursor/],
-    ['a cursor with a path in it', { after: Buffer.from('tunnel:../../edges').toString('base64url') }, /not a cursor/],
+    [
+      'a cursor with a path in it',
+      { after: Buffer.from('tunnel:../../edges').toString('base64url') },
+      /not a cursor/,
+    ],
     ['an empty cursor', { after: '' }, /not a cursor/],
     ['a 10 kB cursor', { after: 'A'.repeat(10_000) }, /not a cursor/],
   ];

@@ -24,7 +24,10 @@ function checkTunnel(tunnel: UpstreamTunnel): void {
   } else {
     expect(tunnel.backends).toBeUndefined();
     expect(tunnel.proto).toMatch(/^(http|https|tcp|tls)$/);
-    const scheme = tunnel.proto === 'tcp' ? /^tcp:\/\/\d\.tcp\.([a-z]+\.)?ngrok\.io:\d{5}$/ : new RegExp(`^${tunnel.proto}://[0-9a-f]{12}\\.`);
+    const scheme =
+      tunnel.proto === 'tcp'
+        ? /^tcp:\/\/\d\.tcp\.([a-z]+\.)?ngrok\.io:\d{5}$/
+        : new RegExp(`^${tunnel.proto}://[0-9a-f]{12}\\.`);
     expect(tunnel.public_url).toMatch(scheme);
     expect(tunnel.endpoint?.id).toBe(`ep_${suffix(tunnel.id)}`);
     expect(tunnel.endpoint?.uri).toBe(`https://api.ngrok.com/endpoints/${tunnel.endpoint?.id}`);

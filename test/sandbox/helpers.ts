@@ -54,15 +54,23 @@ export function raw(
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${baseUrl}${path}`, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      res.on('error', reject);
-    });
+    // GET and DELETE are not chunked by default, so a body needs an explicit length to be framed.
+    const framed = options.body === undefined || options.headers?.['transfer-encoding'] !== undefined;
+    const length = framed ? {} : { 'content-length': String(Buffer.byteLength(options.body ?? '')) };
+    const headers = { ...length, ...options.headers };
+    const req = httpRequest(
+      `${baseUrl}${path}`,
+      { method: options.method ?? 'GET', headers, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -76,7 +84,10 @@ export function expectError(
 ): void {
   expect(answer.status).toBe(status);
   const body = JSON.parse(answer.text) as Record<string, unknown>;
-  const expectedKeys = errorCode === undefined ? ['details', 'msg', 'status_code'] : ['details', 'error_code', 'msg', 'status_code'];
+  const expectedKeys =
+    errorCode === undefined
+      ? ['details', 'msg', 'status_code']
+      : ['details', 'error_code', 'msg', 'status_code'];
   expect(Object.keys(body).sort()).toEqual(expectedKeys);
   expect(body.error_code).toBe(errorCode);
   expect(body.status_code).toBe(status);
@@ -88,13 +99,25 @@ export function expectError(
 
 export function expectApiError(answer: ApiAnswer, status: number, errorCode?: string): void {
   expect(answer.headers.get('content-type')).toBe('application/json');
-  expectError({ status: answer.status, text: answer.text, operationId: answer.headers.get('ngrok-operation-id') }, status, errorCode);
+  expectError(
+    { status: answer.status, text: answer.text, operationId: answer.headers.get('ngrok-operation-id') },
+    status,
+    errorCode,
+  );
 }
 
 export function expectRawError(answer: RawAnswer, status: number, errorCode?: string): void {
   expect(answer.headers['content-type']).toBe('application/json');
   const operationId = answer.headers['ngrok-operation-id'];
-  expectError({ status: answer.status, text: answer.text, operationId: typeof operationId === 'string' ? operationId : undefined }, status, errorCode);
+  expectError(
+    {
+      status: answer.status,
+      text: answer.text,
+      operationId: typeof operationId === 'string' ? operationId : undefined,
+    },
+    status,
+    errorCode,
+  );
 }
 
 /** Paths of every null in a JSON value (next_page_uri is the one field allowed to be null). */

@@ -20,7 +20,12 @@ describe('ids', () => {
   });
 
   it('sort as strings in time order, zero-padded for early times', () => {
-    const times = ['2014-05-13T16:53:21Z', '2019-01-01T00:00:00Z', '2025-01-01T00:00:00Z', '2031-06-30T12:00:00Z'];
+    const times = [
+      '2014-05-13T16:53:21Z',
+      '2019-01-01T00:00:00Z',
+      '2025-01-01T00:00:00Z',
+      '2031-06-30T12:00:00Z',
+    ];
     const ids = times.map((time) => newId('tn', new Date(time)));
     expect([...ids].sort()).toEqual(ids);
     expect(ids[0]?.startsWith('tn_0')).toBe(true);

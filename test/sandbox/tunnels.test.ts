@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels, newId, type Sandbox, startSandbox } from '../../src/sandbox';
-import { call, expectApiError, expectRawError, headersFor, nullPaths, OP_ID, raw, type TunnelListBody } from './helpers';
+import {
+  call,
+  expectApiError,
+  expectRawError,
+  headersFor,
+  nullPaths,
+  OP_ID,
+  raw,
+  type TunnelListBody,
+} from './helpers';
 
 const KEY = 'tunnels-key';
 const small = makeTunnels(250, { seed: 3 });
@@ -44,11 +53,14 @@ async function walk(key: string, limit: number): Promise<{ ids: string[]; pages:
 }
 
 describe('GET /tunnels paging', () => {
-  it.each([1, 7, 100])('walks 250 tunnels with limit %i, newest first, none missing or repeated', async (limit) => {
-    const { ids, pages } = await walk(KEY, limit);
-    expect(ids).toEqual(small.map((tunnel) => tunnel.id));
-    expect(pages).toBe(Math.ceil(250 / limit));
-  });
+  it.each([1, 7, 100])(
+    'walks 250 tunnels with limit %i, newest first, none missing or repeated',
+    async (limit) => {
+      const { ids, pages } = await walk(KEY, limit);
+      expect(ids).toEqual(small.map((tunnel) => tunnel.id));
+      expect(pages).toBe(Math.ceil(250 / limit));
+    },
+  );
 
   it.each([1, 7, 100])('walks 1000 tunnels with limit %i', async (limit) => {
     const { ids, pages } = await walk('large-key', limit);
@@ -75,7 +87,9 @@ describe('GET /tunnels paging', () => {
     const i = small.findIndex((_, index) => index > 0 && time(index) - time(index + 1) >= 2000);
     const between = newId('tn', new Date(time(i) - 1000));
     const page = await list(`${sandbox.url}/tunnels?limit=3&before_id=${between}`);
-    expect(page.tunnels.map((tunnel) => tunnel.id)).toEqual(small.slice(i + 1, i + 4).map((tunnel) => tunnel.id));
+    expect(page.tunnels.map((tunnel) => tunnel.id)).toEqual(
+      small.slice(i + 1, i + 4).map((tunnel) => tunnel.id),
+    );
     const oldest = await list(`${sandbox.url}/tunnels?before_id=${small[249]?.id}`);
     expect(oldest).toEqual({ tunnels: [], uri: `${sandbox.url}/tunnels`, next_page_uri: null });
   });
@@ -105,18 +119,33 @@ describe('GET /tunnels validation', () => {
 
   it('rejects unknown query parameters with ERR_NGROK_231', async () => {
     expectApiError(await call(`${sandbox.url}/tunnels?region=us`, { key: KEY }), 400, 'ERR_NGROK_231');
-    expectApiError(await call(`${sandbox.url}/tunnels?limit=5&after_id=x`, { key: KEY }), 400, 'ERR_NGROK_231');
+    expectApiError(
+      await call(`${sandbox.url}/tunnels?limit=5&after_id=x`, { key: KEY }),
+      400,
+      'ERR_NGROK_231',
+    );
   });
 
   it('rejects repeated query parameters with ERR_NGROK_232', async () => {
     expectApiError(await call(`${sandbox.url}/tunnels?limit=5&limit=5`, { key: KEY }), 400, 'ERR_NGROK_232');
     const id = small[0]?.id;
-    expectApiError(await call(`${sandbox.url}/tunnels?before_id=${id}&before_id=${id}`, { key: KEY }), 400, 'ERR_NGROK_232');
+    expectApiError(
+      await call(`${sandbox.url}/tunnels?before_id=${id}&before_id=${id}`, { key: KEY }),
+      400,
+      'ERR_NGROK_232',
+    );
   });
 
-  it.each(['', 'abc', 'ep_32ELFeTyzStvllGupngXcSO5GUy', 'tn_short'])('before_id=%s → 400 ERR_NGROK_227', async (id) => {
-    expectApiError(await call(`${sandbox.url}/tunnels?before_id=${id}`, { key: KEY }), 400, 'ERR_NGROK_227');
-  });
+  it.each(['', 'abc', 'ep_32ELFeTyzStvllGupngXcSO5GUy', 'tn_short'])(
+    'before_id=%s → 400 ERR_NGROK_227',
+    async (id) => {
+      expectApiError(
+        await call(`${sandbox.url}/tunnels?before_id=${id}`, { key: KEY }),
+        400,
+        'ERR_NGROK_227',
+      );
+    },
+  );
 
   it('rejects a body on GET with ERR_NGROK_211', async () => {
     const answer = await raw(sandbox.url, '/tunnels', {
@@ -146,15 +175,24 @@ describe('GET /tunnels/{id}', () => {
     const agentBody = (await call(`${sandbox.url}/tunnels/${agent.id}`, { key: KEY })).json;
     expect(agentBody).toEqual({
       ...agent,
-      tunnel_session: { id: agent.tunnel_session.id, uri: `${sandbox.url}/tunnel_sessions/${agent.tunnel_session.id}` },
+      tunnel_session: {
+        id: agent.tunnel_session.id,
+        uri: `${sandbox.url}/tunnel_sessions/${agent.tunnel_session.id}`,
+      },
       endpoint: { id: agent.endpoint?.id, uri: `${sandbox.url}/endpoints/${agent.endpoint?.id}` },
     });
-    const labeledBody = (await call(`${sandbox.url}/tunnels/${labeled.id}`, { key: KEY })).json as Record<string, unknown>;
+    const labeledBody = (await call(`${sandbox.url}/tunnels/${labeled.id}`, { key: KEY })).json as Record<
+      string,
+      unknown
+    >;
     expect(Object.keys(labeledBody)).not.toContain('proto');
     expect(Object.keys(labeledBody)).not.toContain('public_url');
     expect(Object.keys(labeledBody)).not.toContain('endpoint');
     expect(labeledBody.backends).toEqual(
-      labeled.backends?.map((backend) => ({ id: backend.id, uri: `${sandbox.url}/backends/tunnel_group/${backend.id}` })),
+      labeled.backends?.map((backend) => ({
+        id: backend.id,
+        uri: `${sandbox.url}/backends/tunnel_group/${backend.id}`,
+      })),
     );
   });
 
@@ -167,7 +205,11 @@ describe('GET /tunnels/{id}', () => {
   });
 
   it('rejects any query parameter with ERR_NGROK_231', async () => {
-    expectApiError(await call(`${sandbox.url}/tunnels/${small[0]?.id}?limit=1`, { key: KEY }), 400, 'ERR_NGROK_231');
+    expectApiError(
+      await call(`${sandbox.url}/tunnels/${small[0]?.id}?limit=1`, { key: KEY }),
+      400,
+      'ERR_NGROK_231',
+    );
   });
 
   it('never sends null except next_page_uri', async () => {
@@ -181,14 +223,19 @@ describe('GET /tunnels/{id}', () => {
 
 describe('publicBaseUrl', () => {
   it('is the base of uri, next_page_uri and every ref', async () => {
-    const other = await startSandbox({ accounts: { [KEY]: { tunnels: small } }, publicBaseUrl: 'https://api.example.test/' });
+    const other = await startSandbox({
+      accounts: { [KEY]: { tunnels: small } },
+      publicBaseUrl: 'https://api.example.test/',
+    });
     try {
       const body = (await call(`${other.url}/tunnels?limit=2`, { key: KEY })).json as TunnelListBody & {
         tunnels: { tunnel_session: { uri: string } }[];
       };
       expect(body.uri).toBe('https://api.example.test/tunnels');
       expect(body.next_page_uri).toBe(`https://api.example.test/tunnels?before_id=${small[1]?.id}&limit=2`);
-      expect(body.tunnels[0]?.tunnel_session.uri).toMatch(/^https:\/\/api\.example\.test\/tunnel_sessions\/ts_/);
+      expect(body.tunnels[0]?.tunnel_session.uri).toMatch(
+        /^https:\/\/api\.example\.test\/tunnel_sessions\/ts_/,
+      );
     } finally {
       await other.close();
     }

@@ -67,7 +67,11 @@ export async function startStack(
         },
         body: JSON.stringify({ query, variables }),
       });
-      return { status: response.status, body: (await response.json()) as GqlResult['body'], headers: response.headers };
+      return {
+        status: response.status,
+        body: (await response.json()) as GqlResult['body'],
+        headers: response.headers,
+      };
     },
     async close() {
       server.closeAllConnections();
