@@ -114,7 +114,7 @@ builder.mutationFields((t) => ({
   replaceHttpsEdgeRouteBackend: t.field({
     type: BackendModuleType,
     description: 'Attaches a backend to a route (PUT), replacing any module it had.',
-    args: { input: t.arg({ type: ReplaceInput, required: true }) },
+    args: { input: t.arg({ type: ReplaceInput, required: true, description: 'The route and the backend.' }) },
     errors: {
       types: MUTATION_ERRORS,
       union: { name: 'ReplaceHttpsEdgeRouteBackendResult', description: 'The new module, or why not.' },
@@ -145,7 +145,7 @@ builder.mutationFields((t) => ({
   deleteHttpsEdgeRouteBackend: t.field({
     type: DeletePayload,
     description: 'Detaches the backend module from a route (DELETE).',
-    args: { input: t.arg({ type: DeleteInput, required: true }) },
+    args: { input: t.arg({ type: DeleteInput, required: true, description: 'The route.' }) },
     errors: {
       types: MUTATION_ERRORS,
       directResult: true,

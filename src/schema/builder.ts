@@ -21,9 +21,31 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
-    edgesFieldOptions: { nullable: { list: false, items: false } },
-    nodeFieldOptions: { nullable: false },
-    nodesOnConnection: true,
+    edgesFieldOptions: {
+      nullable: { list: false, items: false },
+      description: 'The items of this page, with cursors.',
+    },
+    nodeFieldOptions: { nullable: false, description: 'The item.' },
+    nodesOnConnection: { description: 'The items of this page, without cursors.' },
+    idFieldOptions: { description: "The upstream's own identifier (tn_…); its prefix names the type." },
+    cursorFieldOptions: {
+      description: 'Opaque cursor of this item: pass it as `after` to read the items after it.',
+    },
+    pageInfoFieldOptions: { description: 'Where this page stands in the whole list.' },
+    hasNextPageFieldOptions: { description: 'True when more items follow this page (exact).' },
+    hasPreviousPageFieldOptions: { description: 'Always false: the upstream pages forward only.' },
+    startCursorFieldOptions: { description: 'Cursor of the first item of this page; null when it is empty.' },
+    endCursorFieldOptions: {
+      description: 'Cursor of the last item of this page: the `after` of the next page.',
+    },
+    firstArgOptions: { description: 'How many items, 1..100 (default 20).' },
+    afterArgOptions: { description: 'The endCursor of the previous page.' },
+    lastArgOptions: {
+      description: 'Not supported (the upstream cannot page backwards): an error when given.',
+    },
+    beforeArgOptions: {
+      description: 'Not supported (the upstream cannot page backwards): an error when given.',
+    },
     // The upstream's own ids are the global ids: users paste them from the dashboard as they are.
     encodeGlobalID: (_typename, id) => String(id),
     decodeGlobalID: (globalID) => decodeNodeId(globalID),
