@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
+import { dataOf, KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 
 const mine = makeTunnels(3, { seed: 11 });
 const theirs = makeTunnels(3, { seed: 12 });
@@ -17,10 +17,10 @@ describe('pass-through: the client forwards its own ngrok API key', () => {
   it('each key sees its own account', async () => {
     const a = await stack.gql(LIST, {}, { key: KEY });
     const b = await stack.gql(LIST, {}, { key: OTHER_KEY });
-    expect((a.body.data?.tunnels as { nodes: { id: string }[] }).nodes.map((n) => n.id)).toEqual(
+    expect(dataOf<{ nodes: { id: string }[] }>(a.body, 'tunnels').nodes.map((n) => n.id)).toEqual(
       mine.map((t) => t.id),
     );
-    expect((b.body.data?.tunnels as { nodes: { id: string }[] }).nodes.map((n) => n.id)).toEqual(
+    expect(dataOf<{ nodes: { id: string }[] }>(b.body, 'tunnels').nodes.map((n) => n.id)).toEqual(
       theirs.map((t) => t.id),
     );
     expect(stack.sandbox.calls('listTunnels', KEY)).toBe(1);
@@ -77,7 +77,7 @@ describe('server-held key: clients present a gateway token', () => {
 
   it('a valid token reads with the server key', async () => {
     const { body } = await stack.gql(LIST, {}, { key: READ_TOKEN });
-    expect((body.data?.tunnels as { nodes: unknown[] }).nodes).toHaveLength(3);
+    expect(dataOf<{ nodes: unknown[] }>(body, 'tunnels').nodes).toHaveLength(3);
     expect(stack.sandbox.calls('listTunnels', KEY)).toBe(1);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTunnels, newId } from '../../src/sandbox';
-import { KEY, type Stack, startStack, TUNNEL_FIELDS } from '../support/stack';
+import { dataOf, KEY, type Stack, startStack, TUNNEL_FIELDS } from '../support/stack';
 
 const tunnels = makeTunnels(30, { seed: 3 });
 const id = (i: number) => tunnels[i]?.id ?? '';
@@ -19,7 +19,7 @@ describe('tunnel(id), node(id), nodes(ids)', () => {
       id: id(4),
     });
     expect(body.errors).toBeUndefined();
-    expect((body.data?.tunnel as { id: string }).id).toBe(id(4));
+    expect(dataOf<{ id: string }>(body, 'tunnel').id).toBe(id(4));
     expect(stack.sandbox.calls('getTunnel')).toBe(1);
   });
 
@@ -110,7 +110,7 @@ describe('loaders: the fewest upstream calls', () => {
       `query($id: ID!) { tunnels(first: 20) { nodes { id } } tunnel(id: $id) { id region } }`,
       { id: id(5) },
     );
-    expect((body.data?.tunnel as { id: string }).id).toBe(id(5));
+    expect(dataOf<{ id: string }>(body, 'tunnel').id).toBe(id(5));
     expect(stack.sandbox.calls()).toBe(1);
     expect(stack.sandbox.calls('listTunnels')).toBe(1);
   });

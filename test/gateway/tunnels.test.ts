@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { KEY, type Stack, startStack, TUNNEL_FIELDS } from '../support/stack';
+import { dataOf, KEY, type Stack, startStack, TUNNEL_FIELDS } from '../support/stack';
 
 const PAGE = `query Page($first: Int, $after: String) {
   tunnels(first: $first, after: $after) {
@@ -76,7 +76,7 @@ describe('tunnels: paging over lists of every size', () => {
       {},
       { key: keyOf(250) },
     );
-    expect((body.data?.tunnels as PageResult).nodes.map((n) => n.id)).toEqual(
+    expect(dataOf<PageResult>(body, 'tunnels').nodes.map((n) => n.id)).toEqual(
       (lists.get(250) ?? []).slice(0, 20).map((t) => t.id),
     );
   });
@@ -84,7 +84,7 @@ describe('tunnels: paging over lists of every size', () => {
   it('at first: 100 makes no probe when hasNextPage is not asked for', async () => {
     stack.sandbox.resetCalls();
     const { body } = await stack.gql('{ tunnels(first: 100) { nodes { id } } }', {}, { key: keyOf(250) });
-    expect((body.data?.tunnels as PageResult).nodes).toHaveLength(100);
+    expect(dataOf<PageResult>(body, 'tunnels').nodes).toHaveLength(100);
     expect(stack.sandbox.calls('listTunnels')).toBe(1);
   });
 });
@@ -138,7 +138,7 @@ describe('Tunnel fields map from the upstream', () => {
   it('maps every field of agent and labeled tunnels, absent fields as null, labels sorted', async () => {
     const { body } = await stack.gql(`{ tunnels(first: 40) { nodes { ${TUNNEL_FIELDS} } } }`);
     expect(body.errors).toBeUndefined();
-    const nodes = (body.data?.tunnels as { nodes: Record<string, unknown>[] }).nodes;
+    const nodes = dataOf<{ nodes: Record<string, unknown>[] }>(body, 'tunnels').nodes;
     expect(nodes).toHaveLength(40);
     const base = stack.sandbox.url;
     nodes.forEach((node, i) => {

@@ -87,3 +87,11 @@ export const TUNNEL_FIELDS = `
   id publicUrl startedAt metadata proto region forwardsTo
   tunnelSession { id uri } endpoint { id uri } backends { id uri } labels { name value }
 `;
+
+/** `data[field]` of an answer, failing the test with the errors when it is absent. */
+export function dataOf<T>(body: GqlResult['body'], field: string): T {
+  const value = body.data?.[field];
+  if (value === undefined || value === null)
+    throw new Error(`no data.${field}: ${JSON.stringify(body.errors)}`);
+  return value as T;
+}
