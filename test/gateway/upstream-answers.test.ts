@@ -30,7 +30,9 @@ describe('upstream errors map to codes with extensions.upstream', () => {
     expect(error?.path).toEqual(['tunnel']);
     expect(error?.extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(error?.extensions?.upstream).toMatchObject({ status: 500, errorCode: 'ERR_NGROK_500' });
-    expect(error?.extensions?.upstream).toMatchObject({ operationId: expect.stringMatching(/^op_[A-Za-z0-9]+$/) });
+    expect(error?.extensions?.upstream).toMatchObject({
+      operationId: expect.stringMatching(/^op_[A-Za-z0-9]+$/),
+    });
     expect(error?.message).toBe('The ngrok API is unavailable.');
     expect(JSON.stringify(body)).not.toMatch(/stack|at .*\.ts/);
   });

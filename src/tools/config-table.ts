@@ -1,0 +1,30 @@
+// Writes the README's configuration table from the option table in src/config.ts, so the two
+// cannot drift (test/gateway/readme.test.ts fails when they do).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { flagOf, OPTIONS } from '../config';
+
+const START = '<!-- config-table:start -->';
+const END = '<!-- config-table:end -->';
+
+export function configTable(): string {
+  const escape = (s: string) => s.replaceAll('|', '\\|');
+  const rows = OPTIONS.map(
+    (o) =>
+      `| \`${o.env}\` | \`${flagOf(o.env)}\` | ${o.defaultText ? escape(o.defaultText) : 'unset'} | ${escape(o.help)} |`,
+  );
+  return [START, '| variable | flag | default | meaning |', '|---|---|---|---|', ...rows, END].join('\n');
+}
+
+export function withConfigTable(readme: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start === -1 || end === -1) throw new Error('README.md lacks the config-table markers');
+  return readme.slice(0, start) + configTable() + readme.slice(end + END.length);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const path = fileURLToPath(new URL('../../README.md', import.meta.url));
+  writeFileSync(path, withConfigTable(readFileSync(path, 'utf8')));
+  console.log('README.md configuration table updated');
+}

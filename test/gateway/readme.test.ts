@@ -1,0 +1,59 @@
+// The README stays true: its example operations run against the demo data, and its configuration
+// table is the one generated from src/config.ts.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoData } from '../../src/sandbox';
+import { withConfigTable } from '../../src/tools/config-table';
+import { KEY, type Stack, startStack } from '../support/stack';
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const operations = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+const nameOf = (op: string) => /^(?:query|mutation)\s+(\w+)/m.exec(op)?.[1] ?? '?';
+
+describe('README', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ accounts: { [KEY]: demoData() } });
+  });
+  afterAll(() => stack.close());
+
+  it('shows an example of every query and mutation', () => {
+    const names = operations.map(nameOf);
+    expect(names).toEqual([
+      'TunnelsPage',
+      'OneTunnel',
+      'ByIds',
+      'BackendModule',
+      'ReplaceBackend',
+      'DeleteBackend',
+    ]);
+    const text = operations.join('\n');
+    for (const field of [
+      'tunnels(',
+      'tunnel(',
+      'node(',
+      'nodes(',
+      'httpsEdgeRouteBackend(',
+      'replaceHttpsEdgeRouteBackend(',
+      'deleteHttpsEdgeRouteBackend(',
+    ]) {
+      expect(text).toContain(field);
+    }
+  });
+
+  for (const operation of operations) {
+    it(`example ${nameOf(operation)} runs against the demo data with no error and real data`, async () => {
+      const { body } = await stack.gql(operation);
+      expect(body.errors).toBeUndefined();
+      const values = Object.values(body.data ?? {});
+      expect(values.length).toBeGreaterThan(0);
+      for (const value of values) expect(value).not.toBeNull();
+      const typenames = JSON.stringify(body.data).match(/"__typename":"(\w+)"/g) ?? [];
+      for (const t of typenames) expect(t).not.toMatch(/Error"/);
+    });
+  }
+
+  it('the configuration table lists every option (regenerate with npm run docs:config)', () => {
+    expect(withConfigTable(readme)).toBe(readme);
+  });
+});
