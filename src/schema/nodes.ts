@@ -46,7 +46,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, { id }, ctx) => {
       const [node] = await resolveNodes([id], ctx);
       if (node instanceof Error) throw node;
-      return node as never;
+      return node;
     },
   }),
   nodes: t.field({
@@ -56,8 +56,6 @@ builder.queryFields((t) => ({
     args: { ids: t.arg.idList({ required: true, description: 'At most 100 ngrok ids.' }) },
     // A failed item becomes a rejected promise: null with its error in `errors`, the rest intact.
     resolve: async (_root, { ids }, ctx) =>
-      (await resolveNodes(ids, ctx)).map((node) =>
-        node instanceof Error ? Promise.reject(node) : node,
-      ) as never,
+      (await resolveNodes(ids, ctx)).map((node) => (node instanceof Error ? Promise.reject(node) : node)),
   }),
 }));
