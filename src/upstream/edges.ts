@@ -24,9 +24,22 @@ const FIELD_BY_ERROR_CODE: Record<string, string> = {
   ERR_NGROK_1405: 'backendId',
 };
 
+const EDGES_UNAVAILABLE = 'ERR_NGROK_7008';
+
+/** Edges were deprecated on 2025-12-31; an account without them gets ERR_NGROK_7008 on any edge call. */
+function edgesUnavailable(error: unknown): unknown {
+  if (!(error instanceof UpstreamError) || error.errorCode !== EDGES_UNAVAILABLE) return error;
+  return new UpstreamError(
+    'FORBIDDEN',
+    'HTTPS edges are deprecated and not available for this account.',
+    error.details,
+  );
+}
+
 /** Turns the upstream's expected refusals of a write into domain errors; the rest stays as is. */
 function domainError(error: unknown, route: RouteKey): unknown {
-  if (!(error instanceof UpstreamError)) return error;
+  if (!(error instanceof UpstreamError) || error.errorCode === EDGES_UNAVAILABLE)
+    return edgesUnavailable(error);
   if (error.status === 404) {
     return new NotFoundError(
       `No HTTPS edge route ${route.routeId} on edge ${route.edgeId}, or it has no backend module.`,
@@ -59,7 +72,7 @@ export async function getBackendModule(
     return module.backend ? module : null;
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return null;
-    throw error;
+    throw edgesUnavailable(error);
   }
 }
 

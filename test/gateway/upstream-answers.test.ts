@@ -68,6 +68,28 @@ describe('upstream errors map to codes with extensions.upstream', () => {
     });
   }
 
+  it('an account without edges (ERR_NGROK_7008) is FORBIDDEN with a clear message, for reads and writes', async () => {
+    const edgeId = newId('edghts');
+    const routeId = newId('edghtsrt');
+    stack.sandbox.inject('getBackend', { kind: 'status', status: 400, errorCode: 'ERR_NGROK_7008' });
+    stack.sandbox.inject('replaceBackend', { kind: 'status', status: 400, errorCode: 'ERR_NGROK_7008' });
+    const read = await stack.gql(
+      `{ httpsEdgeRouteBackend(edgeId: "${edgeId}", routeId: "${routeId}") { enabled } }`,
+    );
+    const write = await stack.gql(
+      `mutation { replaceHttpsEdgeRouteBackend(input: { edgeId: "${edgeId}", routeId: "${routeId}", backendId: "bkdtg_1" }) { __typename } }`,
+    );
+    for (const { body } of [read, write]) {
+      expect(body.errors?.[0]?.message).toBe(
+        'HTTPS edges are deprecated and not available for this account.',
+      );
+      expect(body.errors?.[0]?.extensions).toMatchObject({
+        code: 'FORBIDDEN',
+        upstream: { status: 400, errorCode: 'ERR_NGROK_7008' },
+      });
+    }
+  });
+
   it('a missing required field of one tunnel is UPSTREAM_BAD_RESPONSE for that field only', async () => {
     stack.sandbox.inject('getTunnel', { kind: 'missingField' });
     const { body } = await stack.gql(`{ tunnel(id: "${id(2)}") { id } tunnels(first: 1) { nodes { id } } }`);
