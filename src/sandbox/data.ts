@@ -161,14 +161,16 @@ export function demoData(options: { seed?: number; tunnels?: number } = {}): Acc
     id: makeId(rng, 'edghtsrt', edgeTime(hoursBefore)),
     ...(backend === undefined ? {} : { backend }),
   });
+  const first = (ids: string[]) => ids[0] ?? '';
+  // One route per situation a client meets: enabled module, disabled module, no module.
   const edges: EdgeSeed[] = [
     edge(48, [
-      route(47, { backendId: tunnelGroup[0] ?? '', enabled: true }),
-      route(46, { backendId: failover[0] ?? '', enabled: false }),
+      route(47, { backendId: first(tunnelGroup), enabled: true }),
+      route(46, { backendId: first(failover), enabled: false }),
       route(45),
     ]),
-    edge(40, [route(39, { backendId: weighted[0] ?? '', enabled: true }), route(38)]),
-    edge(30, [route(29, { backendId: httpResponse[0] ?? '', enabled: true })]),
+    edge(40, [route(39, { backendId: first(weighted), enabled: true }), route(38)]),
+    edge(30, [route(29, { backendId: first(httpResponse), enabled: true })]),
   ];
 
   const tunnels = generateTunnels(rng, options.tunnels ?? 30, {

@@ -11,6 +11,14 @@ const BACKEND_ROUTE_BY_METHOD: Readonly<Record<string, RouteName>> = {
   DELETE: 'deleteBackend',
 };
 
+/** Path and query of a request target, taken literally (`new URL` would read `//x/tunnels` as a host). */
+export function splitTarget(target: string): { pathname: string; query: URLSearchParams } {
+  const mark = target.indexOf('?');
+  return mark < 0
+    ? { pathname: target, query: new URLSearchParams() }
+    : { pathname: target.slice(0, mark), query: new URLSearchParams(target.slice(mark + 1)) };
+}
+
 function decodeSegments(pathname: string): string[] | undefined {
   try {
     const segments = pathname.split('/').slice(1).map(decodeURIComponent);

@@ -9,7 +9,7 @@ import { ConcurrencyCap, RateLimiter } from './limits';
 import { Metrics } from './metrics';
 import { runOperation } from './operations';
 import { emptyReply, errorReply, jsonReply, type Reply, send } from './respond';
-import { matchRoute, type RouteMatch } from './routes';
+import { matchRoute, type RouteMatch, splitTarget } from './routes';
 import { AccountStore } from './store';
 import { ROUTE_NAMES, type RouteName, type Sandbox, type SandboxOptions } from './types';
 import { checkVersion } from './version';
@@ -96,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const outcome = runOperation({
       match,
       method: req.method ?? 'GET',
-      query: new URL(req.url ?? '/', 'http://stand-in').searchParams,
+      query: splitTarget(req.url ?? '/').query,
       contentType: req.headers['content-type'],
       body,
       account,
@@ -107,7 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const opId = operationId();
-    const match = matchRoute(req.method ?? '', new URL(req.url ?? '/', 'http://stand-in').pathname);
+    const match = matchRoute(req.method ?? '', splitTarget(req.url ?? '/').pathname);
     const token = bearerToken(req.headers.authorization);
     res.on('close', metrics.enter(token));
     if (match !== undefined) metrics.countCall(match.name, token);

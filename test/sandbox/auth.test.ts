@@ -16,12 +16,21 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-const tunnels = (key: string) => raw(sandbox.url, '/tunnels', { headers: { authorization: `Bearer ${key}`, 'ngrok-version': '2' } });
+const tunnels = (key: string) =>
+  raw(sandbox.url, '/tunnels', { headers: { authorization: `Bearer ${key}`, 'ngrok-version': '2' } });
 
 describe('authentication', () => {
   it('answers 403 ERR_NGROK_200 without an Authorization header', async () => {
-    expectRawError(await raw(sandbox.url, '/tunnels', { headers: { 'ngrok-version': '2' } }), 403, 'ERR_NGROK_200');
-    expectRawError(await raw(sandbox.url, '/tunnels', { headers: { authorization: '', 'ngrok-version': '2' } }), 403, 'ERR_NGROK_200');
+    expectRawError(
+      await raw(sandbox.url, '/tunnels', { headers: { 'ngrok-version': '2' } }),
+      403,
+      'ERR_NGROK_200',
+    );
+    expectRawError(
+      await raw(sandbox.url, '/tunnels', { headers: { authorization: '', 'ngrok-version': '2' } }),
+      403,
+      'ERR_NGROK_200',
+    );
   });
 
   it('answers 403 ERR_NGROK_201 when the header is not "Bearer <token>"', async () => {
@@ -42,13 +51,19 @@ describe('authentication', () => {
   });
 
   it('accepts the scheme case-insensitively', async () => {
-    const answer = await raw(sandbox.url, '/tunnels', { headers: { authorization: `bearer ${ALICE}`, 'ngrok-version': '2' } });
+    const answer = await raw(sandbox.url, '/tunnels', {
+      headers: { authorization: `bearer ${ALICE}`, 'ngrok-version': '2' },
+    });
     expect(answer.status).toBe(200);
   });
 
   it('checks auth before the version header and before routing', async () => {
     expectRawError(await raw(sandbox.url, '/tunnels'), 403, 'ERR_NGROK_200');
-    expectRawError(await raw(sandbox.url, '/nowhere', { headers: { authorization: 'Bearer nobody' } }), 403, 'ERR_NGROK_203');
+    expectRawError(
+      await raw(sandbox.url, '/nowhere', { headers: { authorization: 'Bearer nobody' } }),
+      403,
+      'ERR_NGROK_203',
+    );
   });
 });
 
@@ -103,18 +118,33 @@ describe('accounts', () => {
 
 describe('API version header', () => {
   it('answers 400 ERR_NGROK_218 without Ngrok-Version (or with an empty one)', async () => {
-    expectRawError(await raw(sandbox.url, '/tunnels', { headers: { authorization: `Bearer ${ALICE}` } }), 400, 'ERR_NGROK_218');
-    const empty = await raw(sandbox.url, '/tunnels', { headers: { authorization: `Bearer ${ALICE}`, 'ngrok-version': '' } });
+    expectRawError(
+      await raw(sandbox.url, '/tunnels', { headers: { authorization: `Bearer ${ALICE}` } }),
+      400,
+      'ERR_NGROK_218',
+    );
+    const empty = await raw(sandbox.url, '/tunnels', {
+      headers: { authorization: `Bearer ${ALICE}`, 'ngrok-version': '' },
+    });
     expectRawError(empty, 400, 'ERR_NGROK_218');
   });
 
-  it.each(['0', '1', '3', '2.0', 'v2', 'two'])('answers 400 ERR_NGROK_217 for version %s', async (version) => {
-    const answer = await raw(sandbox.url, '/tunnels', { headers: { authorization: `Bearer ${ALICE}`, 'ngrok-version': version } });
-    expectRawError(answer, 400, 'ERR_NGROK_217');
-  });
+  it.each(['0', '1', '3', '2.0', 'v2', 'two'])(
+    'answers 400 ERR_NGROK_217 for version %s',
+    async (version) => {
+      const answer = await raw(sandbox.url, '/tunnels', {
+        headers: { authorization: `Bearer ${ALICE}`, 'ngrok-version': version },
+      });
+      expectRawError(answer, 400, 'ERR_NGROK_217');
+    },
+  );
 
   it('checks the version before routing', async () => {
-    expectRawError(await raw(sandbox.url, '/nowhere', { headers: { authorization: `Bearer ${ALICE}` } }), 400, 'ERR_NGROK_218');
+    expectRawError(
+      await raw(sandbox.url, '/nowhere', { headers: { authorization: `Bearer ${ALICE}` } }),
+      400,
+      'ERR_NGROK_218',
+    );
   });
 });
 

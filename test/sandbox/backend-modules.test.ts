@@ -19,7 +19,10 @@ const fixture: AccountSeed = {
   edges: [
     {
       id: edgeA,
-      routes: [{ id: withModule, backend: { backendId: backends.tunnel_group, enabled: true } }, { id: withoutModule }],
+      routes: [
+        { id: withModule, backend: { backendId: backends.tunnel_group, enabled: true } },
+        { id: withoutModule },
+      ],
     },
     { id: edgeB, routes: [{ id: onEdgeB }] },
   ],
@@ -32,7 +35,8 @@ beforeEach(() => sandbox.seed(KEY, fixture));
 
 const path = (edge: string, route: string) => `/edges/https/${edge}/routes/${route}/backend`;
 const url = (edge: string, route: string) => `${sandbox.url}${path(edge, route)}`;
-const put = (edge: string, route: string, body: unknown) => call(url(edge, route), { key: KEY, method: 'PUT', body });
+const put = (edge: string, route: string, body: unknown) =>
+  call(url(edge, route), { key: KEY, method: 'PUT', body });
 const moduleOf = (edge: string, route: string) =>
   sandbox
     .account(KEY)
@@ -65,7 +69,10 @@ describe('PUT …/backend', () => {
 
   it.each(Object.entries(backends))('accepts a %s backend with its uri', async (kind, id) => {
     const answer = await put(edgeB, onEdgeB, { backend_id: id, enabled: true });
-    expect(answer.json).toEqual({ enabled: true, backend: { id, uri: `${sandbox.url}/backends/${kind}/${id}` } });
+    expect(answer.json).toEqual({
+      enabled: true,
+      backend: { id, uri: `${sandbox.url}/backends/${kind}/${id}` },
+    });
   });
 
   it('answers 404 for an unknown edge or route, or a route of another edge', async () => {
@@ -81,7 +88,11 @@ describe('PUT …/backend', () => {
   });
 
   it('rejects an unknown body field with ERR_NGROK_214', async () => {
-    expectApiError(await put(edgeA, withModule, { backend_id: backends.static, enable: true }), 400, 'ERR_NGROK_214');
+    expectApiError(
+      await put(edgeA, withModule, { backend_id: backends.static, enable: true }),
+      400,
+      'ERR_NGROK_214',
+    );
     expectApiError(await put(edgeA, withModule, { backend: { id: backends.static } }), 400, 'ERR_NGROK_214');
     expect(moduleOf(edgeA, withModule)?.backendId).toBe(backends.tunnel_group);
   });
@@ -94,7 +105,11 @@ describe('PUT …/backend', () => {
 
   it('rejects a non-boolean enabled or non-string backend_id with ERR_NGROK_215', async () => {
     for (const enabled of ['true', 1, null, {}]) {
-      expectApiError(await put(edgeA, withModule, { backend_id: backends.static, enabled }), 400, 'ERR_NGROK_215');
+      expectApiError(
+        await put(edgeA, withModule, { backend_id: backends.static, enabled }),
+        400,
+        'ERR_NGROK_215',
+      );
     }
     expectApiError(await put(edgeA, withModule, { backend_id: 42 }), 400, 'ERR_NGROK_215');
   });
@@ -129,7 +144,11 @@ describe('PUT …/backend', () => {
 
   it('needs Content-Type application/json: missing → ERR_NGROK_216, other → ERR_NGROK_210', async () => {
     const body = JSON.stringify({ backend_id: backends.static });
-    const missing = await raw(sandbox.url, path(edgeA, withModule), { method: 'PUT', headers: headersFor(KEY), body });
+    const missing = await raw(sandbox.url, path(edgeA, withModule), {
+      method: 'PUT',
+      headers: headersFor(KEY),
+      body,
+    });
     expectRawError(missing, 400, 'ERR_NGROK_216');
     const plain = await raw(sandbox.url, path(edgeA, withModule), {
       method: 'PUT',
@@ -156,7 +175,10 @@ describe('GET …/backend', () => {
     expect(answer.status).toBe(200);
     expect(answer.json).toEqual({
       enabled: true,
-      backend: { id: backends.tunnel_group, uri: `${sandbox.url}/backends/tunnel_group/${backends.tunnel_group}` },
+      backend: {
+        id: backends.tunnel_group,
+        uri: `${sandbox.url}/backends/tunnel_group/${backends.tunnel_group}`,
+      },
     });
   });
 
@@ -182,7 +204,10 @@ describe('GET …/backend', () => {
 
 describe('DELETE …/backend', () => {
   it('answers 204 with an empty body and an operation id, and removes the module', async () => {
-    const answer = await raw(sandbox.url, path(edgeA, withModule), { method: 'DELETE', headers: headersFor(KEY) });
+    const answer = await raw(sandbox.url, path(edgeA, withModule), {
+      method: 'DELETE',
+      headers: headersFor(KEY),
+    });
     expect(answer.status).toBe(204);
     expect(answer.text).toBe('');
     expect(answer.headers['content-type']).toBeUndefined();
@@ -200,7 +225,11 @@ describe('DELETE …/backend', () => {
   });
 
   it('answers 404 for an unknown edge or route', async () => {
-    expectApiError(await call(url(newId('edghts'), withModule), { key: KEY, method: 'DELETE' }), 404, undefined);
+    expectApiError(
+      await call(url(newId('edghts'), withModule), { key: KEY, method: 'DELETE' }),
+      404,
+      undefined,
+    );
     expectApiError(await call(url(edgeA, newId('edghtsrt')), { key: KEY, method: 'DELETE' }), 404, undefined);
   });
 
@@ -235,7 +264,15 @@ describe('unknown paths and methods', () => {
   });
 
   it('answers an unknown path with 404', async () => {
-    for (const target of ['/', '/tunnels/', '/edges/https', `/edges/https/${edgeA}`, `/edges/https/${edgeA}/routes/${withModule}`, '/endpoints']) {
+    for (const target of [
+      '/',
+      '/tunnels/',
+      '/edges/https',
+      `/edges/https/${edgeA}`,
+      `/edges/https/${edgeA}/routes/${withModule}`,
+      '/endpoints',
+      '//x/tunnels',
+    ]) {
       expectApiError(await call(`${sandbox.url}${target}`, { key: KEY }), 404, undefined);
     }
   });

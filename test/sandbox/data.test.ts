@@ -106,3 +106,19 @@ describe('demoData', () => {
     expect(nullPaths(data)).toEqual([]);
   });
 });
+
+describe('the ids printed in the README', () => {
+  it('stay what the default demo data produces', () => {
+    const data = demoData();
+    const [edge] = data.edges ?? [];
+    expect(data.tunnels?.[1]?.id).toBe('tn_325dAasvHMRX8hiZZ0PrJyfE9m9');
+    expect(edge?.id).toBe('edghts_31zxeuAX31drmHb2rnSFDvJ8qA6');
+    expect(edge?.routes.map((route) => route.id)).toEqual([
+      'edghtsrt_3204xH7QAuKXMwOmaRfcbO3TWQt',
+      'edghtsrt_320CFkUFxBwCs68XNuTjmAhlqmq',
+      'edghtsrt_320JY5IyLZUUvEm6P6OpYBmpsaB',
+    ]);
+    expect(edge?.routes[2]?.backend).toBeUndefined();
+    expect(data.backends).toContain('bkdsc_325RUIGLGzuoLVySf64GV4q69zX');
+  });
+});

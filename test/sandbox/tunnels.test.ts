@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTunnels, newId, type Sandbox, startSandbox } from '../../src/sandbox';
+import { makeTunnels, newId, type Sandbox, startSandbox, type UpstreamTunnel } from '../../src/sandbox';
 import {
   call,
   expectApiError,
@@ -236,6 +236,35 @@ describe('publicBaseUrl', () => {
       expect(body.tunnels[0]?.tunnel_session.uri).toMatch(
         /^https:\/\/api\.example\.test\/tunnel_sessions\/ts_/,
       );
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('seeded variations', () => {
+  it('passes unknown fields through, keeps a single-Ref backends, and drops nulls', async () => {
+    const [base] = makeTunnels(1, { kind: 'labeled', seed: 9 });
+    if (base === undefined) throw new Error('no tunnel');
+    const backend = base.backends?.[0];
+    const odd = {
+      ...base,
+      backends: backend,
+      metadata: null,
+      future_field: 'x',
+    } as unknown as UpstreamTunnel;
+    const other = await startSandbox({ accounts: { [KEY]: { tunnels: [odd] } } });
+    try {
+      const body = (await call(`${other.url}/tunnels/${base.id}`, { key: KEY })).json as Record<
+        string,
+        unknown
+      >;
+      expect(body.backends).toEqual({
+        id: backend?.id,
+        uri: `${other.url}/backends/tunnel_group/${backend?.id}`,
+      });
+      expect(body.future_field).toBe('x');
+      expect('metadata' in body).toBe(false);
     } finally {
       await other.close();
     }
