@@ -3,6 +3,12 @@
 import { createHash } from 'node:crypto';
 import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError, UpstreamError, type UpstreamInfo } from '../errors';
+import { CircuitBreaker, type CircuitState } from './breaker';
+import { currentDeadline } from './deadline';
+import { ConcurrencyLimiter, LimiterRejection, type Release } from './limiter';
+import { type Delivery, type RetryPolicy, retryDelay } from './retry';
+
+export type { CircuitState } from './breaker';
 
 export type Method = 'GET' | 'PUT' | 'DELETE';
 
@@ -27,32 +33,75 @@ export interface UpstreamResponse {
 
 /** Hooks for metrics and logs; every one optional. Nothing here carries a credential or a body. */
 export interface UpstreamEvents {
-  /** One attempt finished: status when an answer came, the gateway error code when it failed. */
+  /**
+   * One attempt sent to the upstream finished: status when an answer came, the gateway error code
+   * when it failed. Calls refused inside the gateway (circuit open, queue full) send nothing and
+   * report no attempt.
+   */
   attempt?(e: { route: RouteName; method: Method; status?: number; code?: string; durationMs: number }): void;
   /** An identical in-flight GET was joined instead of sent. */
   coalesced?(e: { route: RouteName }): void;
+  /**
+   * A failed attempt will be retried after `delayMs`. `attempt` is the number of the attempt about
+   * to be made (2 for the first retry); `code` and `status` say why the previous one failed.
+   */
+  retry?(e: {
+    route: RouteName;
+    method: Method;
+    attempt: number;
+    delayMs: number;
+    code: string;
+    status?: number;
+  }): void;
+  /** The circuit breaker of this upstream changed state ('open': calls fail at once; 'half-open': one probe). */
+  circuit?(state: CircuitState): void;
+  /**
+   * A call was refused for rate: by the upstream (a 429, `source: 'upstream'`, `retryAfter` from its
+   * Retry-After header when sent) or by the gateway itself (`source: 'gateway'`: this credential's
+   * queue of waiting calls was full).
+   */
+  rateLimited?(e: { route: RouteName; source: 'upstream' | 'gateway'; retryAfter?: number }): void;
 }
 
 export interface TransportOptions {
   readonly baseUrl: string;
   readonly apiVersion: string;
+  /** Deadline of one attempt; the operation's deadline (see deadline.ts) may cut it shorter. */
   readonly timeoutMs: number;
-  /** Open sockets to the upstream at most. */
+  /** Open sockets to the upstream at most (default 32). */
   readonly connections?: number;
+  /** Idle time after which a pooled socket is closed; keep it below the upstream's own (default 4000). */
+  readonly keepAliveMs?: number;
+  /** Retries of a failed attempt (default 2); see retry.ts for which failures qualify. */
+  readonly retries?: number;
+  /** First backoff step in ms (default 100); doubled per retry, capped at 2 s, jittered. */
+  readonly retryBaseMs?: number;
+  /** Simultaneous upstream requests per credential (default 8). */
+  readonly maxConcurrency?: number;
+  /** Calls per credential allowed to wait for a slot (default 100); beyond it RATE_LIMITED at once. */
+  readonly queueLimit?: number;
+  /** Consecutive failures that open the circuit (default 5; 0: no breaker). */
+  readonly breakerFailureThreshold?: number;
+  /** How long an open circuit refuses calls before a probe (default 10000). */
+  readonly breakerCooldownMs?: number;
+  /** Jitter source, [0, 1) (default Math.random). */
+  readonly random?: () => number;
   readonly events?: UpstreamEvents;
 }
 
-/** Per-credential counters, read by tests and the benchmark. */
+/** Counters read by tests and the benchmark. */
 export interface TransportStats {
+  /** Attempts actually sent to the upstream. */
   requests: number;
   coalesced: number;
+  retries: number;
 }
 
 const AUTH_ERROR_CODES = new Set(
   ['200', '201', '202', '203', '204', '205', '206', '207', '208'].map((n) => `ERR_NGROK_${n}`),
 );
 
-const MESSAGES: Record<string, string> = {
+const MESSAGES = {
   UNAUTHENTICATED: 'The ngrok API refused the credential.',
   FORBIDDEN: 'The ngrok API refused this operation for the credential.',
   BAD_USER_INPUT: 'The ngrok API refused the request as invalid.',
@@ -60,25 +109,69 @@ const MESSAGES: Record<string, string> = {
   UPSTREAM_UNAVAILABLE: 'The ngrok API is unavailable.',
   UPSTREAM_TIMEOUT: 'The ngrok API did not answer in time.',
   UPSTREAM_BAD_RESPONSE: 'The ngrok API sent a response the gateway could not read.',
-};
+  CIRCUIT_OPEN: 'The ngrok API is failing; the gateway pauses calls to it for a moment. Retry shortly.',
+  QUEUE_FULL: 'Too many simultaneous ngrok API calls for this credential; retry shortly.',
+} as const;
+
+/** Error codes of a connection that was never established: the upstream saw nothing. */
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/** A failed attempt and how far it got; internal to the retry loop. */
+class AttemptFailure {
+  constructor(
+    readonly error: GatewayError,
+    readonly delivery: Delivery,
+  ) {}
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class UpstreamTransport {
-  readonly stats: TransportStats = { requests: 0, coalesced: 0 };
+  readonly stats: TransportStats = { requests: 0, coalesced: 0, retries: 0 };
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly inFlight = new Map<string, Promise<UpstreamResponse>>();
+  private readonly policy: RetryPolicy;
+  private readonly limiter: ConcurrencyLimiter;
+  private readonly breaker: CircuitBreaker;
 
   constructor(private readonly options: TransportOptions) {
     const base = new URL(options.baseUrl);
     this.basePath = base.pathname.replace(/\/+$/, '');
     this.pool = new Pool(base.origin, {
       connections: options.connections ?? 32,
-      // Below the upstream's own idle timeout, so a pooled socket is never reused as the server closes it.
-      keepAliveTimeout: 4_000,
-      keepAliveMaxTimeout: 30_000,
+      // Below the upstream's own idle timeout, so a pooled socket is never reused as the server closes
+      // it. A shorter "Keep-Alive: timeout=N" from the upstream lowers it further (N minus 2 s).
+      keepAliveTimeout: options.keepAliveMs ?? 4_000,
+      keepAliveMaxTimeout: options.keepAliveMs ?? 4_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
+      connect: { timeout: Math.min(options.timeoutMs, 10_000) },
     });
+    this.policy = {
+      retries: options.retries ?? 2,
+      baseMs: options.retryBaseMs ?? 100,
+      maxDelayMs: 2_000,
+      random: options.random ?? Math.random,
+    };
+    this.limiter = new ConcurrencyLimiter(options.maxConcurrency ?? 8, options.queueLimit ?? 100);
+    this.breaker = new CircuitBreaker({
+      failureThreshold: options.breakerFailureThreshold ?? 5,
+      cooldownMs: options.breakerCooldownMs ?? 10_000,
+      onChange: (state) => options.events?.circuit?.(state),
+    });
+  }
+
+  /** The circuit breaker's state (health checks, tests). */
+  get circuit(): CircuitState {
+    return this.breaker.state;
   }
 
   /** Builds the path and query of a request; exported behaviour for tests through `send`. */
@@ -91,53 +184,159 @@ export class UpstreamTransport {
   }
 
   /**
-   * Sends one request with the caller's credential. Identical GETs in flight for the same
-   * credential share one upstream call.
+   * Sends one request with the caller's credential, retrying as retry.ts allows within the
+   * operation's deadline. Identical GETs in flight for the same credential share one upstream call.
    */
   send(apiKey: string, request: UpstreamRequest): Promise<UpstreamResponse> {
     const path = this.pathOf(request);
-    if (request.method !== 'GET') return this.perform(apiKey, request, path);
-    const key = `${credentialKey(apiKey)} ${path}`;
+    const credential = credentialKey(apiKey);
+    if (request.method !== 'GET') return this.perform(apiKey, credential, request, path);
+    const key = `${credential} ${path}`;
     const pending = this.inFlight.get(key);
     if (pending) {
       this.stats.coalesced += 1;
       this.options.events?.coalesced?.({ route: request.route });
-      return pending;
+      // The call keeps the deadline of the operation that started it; this one may end sooner.
+      return untilDeadline(pending, currentDeadline());
     }
-    const promise = this.perform(apiKey, request, path).finally(() => this.inFlight.delete(key));
+    const promise = this.perform(apiKey, credential, request, path).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, promise);
     return promise;
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  /** Waits for in-flight upstream calls, then closes the pool. */
+  async close(): Promise<void> {
+    if (!this.pool.closed && !this.pool.destroyed) await this.pool.close();
   }
 
-  private async perform(apiKey: string, request: UpstreamRequest, path: string): Promise<UpstreamResponse> {
-    const started = performance.now();
-    const report = (status: number | undefined, code: string | undefined) =>
-      this.options.events?.attempt?.({
-        route: request.route,
-        method: request.method,
-        status,
-        code,
-        durationMs: performance.now() - started,
-      });
-    try {
-      const response = await this.attempt(apiKey, request, path);
-      report(response.status, undefined);
-      return response;
-    } catch (error) {
-      report(
-        error instanceof UpstreamError ? error.status : undefined,
-        error instanceof GatewayError ? error.code : 'INTERNAL_SERVER_ERROR',
-      );
-      throw error;
+  /** Aborts in-flight upstream calls and closes the pool (the bound of a graceful shutdown). */
+  async destroy(): Promise<void> {
+    if (!this.pool.destroyed) await this.pool.destroy();
+  }
+
+  /** The attempts of one call: as many as the retry policy and the deadline allow. */
+  private async perform(
+    apiKey: string,
+    credential: string,
+    request: UpstreamRequest,
+    path: string,
+  ): Promise<UpstreamResponse> {
+    const deadline = currentDeadline();
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.attempt(apiKey, credential, request, path, deadline);
+      } catch (caught) {
+        if (!(caught instanceof AttemptFailure)) throw caught;
+        const { error, delivery } = caught;
+        const status = error instanceof UpstreamError ? error.status : undefined;
+        const delayMs = retryDelay(this.policy, {
+          method: request.method,
+          code: error.code,
+          status,
+          retryAfter: error.details.retryAfter,
+          delivery,
+          attempt,
+          remainingMs: deadline - performance.now(),
+        });
+        if (delayMs === undefined) throw error;
+        this.stats.retries += 1;
+        this.options.events?.retry?.({
+          route: request.route,
+          method: request.method,
+          attempt: attempt + 1,
+          delayMs,
+          code: error.code,
+          status,
+        });
+        if (delayMs > 0) await sleep(delayMs);
+      }
     }
   }
 
+  /** One attempt: a slot for the credential, the breaker's consent, then one HTTP exchange. */
+  private async attempt(
+    apiKey: string,
+    credential: string,
+    request: UpstreamRequest,
+    path: string,
+    deadline: number,
+  ): Promise<UpstreamResponse> {
+    let release: Release;
+    try {
+      release = await this.limiter.acquire(credential, deadline);
+    } catch (error) {
+      if (!(error instanceof LimiterRejection)) throw error;
+      if (error.reason === 'deadline') {
+        throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
+      }
+      this.options.events?.rateLimited?.({ route: request.route, source: 'gateway', retryAfter: 1 });
+      throw new AttemptFailure(
+        new GatewayError('RATE_LIMITED', MESSAGES.QUEUE_FULL, { retryAfter: 1 }),
+        'local',
+      );
+    }
+    try {
+      const budget = Math.min(this.options.timeoutMs, Math.floor(deadline - performance.now()));
+      if (budget <= 0) {
+        throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
+      }
+      const ticket = this.breaker.admit();
+      if (ticket === undefined) {
+        throw new AttemptFailure(new UpstreamError('UPSTREAM_UNAVAILABLE', MESSAGES.CIRCUIT_OPEN), 'local');
+      }
+      const started = performance.now();
+      let healthy = false;
+      try {
+        const response = await this.exchange(apiKey, request, path, budget);
+        healthy = true;
+        this.report(request, started, response.status, undefined);
+        return response;
+      } catch (caught) {
+        const failure =
+          caught instanceof AttemptFailure ? caught : new AttemptFailure(toGatewayError(caught), 'sent');
+        const { error } = failure;
+        const status = error instanceof UpstreamError ? error.status : undefined;
+        // An answer, even a refusal, shows a working upstream; silence, resets and 5xx do not.
+        healthy = status !== undefined && status < 500;
+        if (status === 429) {
+          this.options.events?.rateLimited?.({
+            route: request.route,
+            source: 'upstream',
+            retryAfter: error.details.retryAfter,
+          });
+        }
+        this.report(request, started, status, error.code);
+        throw failure;
+      } finally {
+        this.breaker.record(ticket, healthy);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  private report(
+    request: UpstreamRequest,
+    started: number,
+    status: number | undefined,
+    code: string | undefined,
+  ) {
+    this.options.events?.attempt?.({
+      route: request.route,
+      method: request.method,
+      status,
+      code,
+      durationMs: performance.now() - started,
+    });
+  }
+
   /** One HTTP exchange with the upstream. */
-  private async attempt(apiKey: string, request: UpstreamRequest, path: string): Promise<UpstreamResponse> {
+  private async exchange(
+    apiKey: string,
+    request: UpstreamRequest,
+    path: string,
+    budgetMs: number,
+  ): Promise<UpstreamResponse> {
     this.stats.requests += 1;
     const headers: Record<string, string> = {
       authorization: `Bearer ${apiKey}`,
@@ -157,11 +356,11 @@ export class UpstreamTransport {
         path,
         headers,
         body,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(budgetMs),
       });
       text = await response.body.text();
     } catch (error) {
-      throw transportError(error);
+      throw new AttemptFailure(transportError(error), neverConnected(error) ? 'unsent' : 'sent');
     }
     const operationId = headerValue(response.headers['ngrok-operation-id']);
     const info: UpstreamInfo = { status: response.statusCode, operationId };
@@ -171,6 +370,34 @@ export class UpstreamTransport {
     }
     throw statusError(response.statusCode, json, info, headerValue(response.headers['retry-after']));
   }
+}
+
+/** Resolves or rejects as `promise` does, or rejects with UPSTREAM_TIMEOUT at `deadline`. */
+function untilDeadline<T>(promise: Promise<T>, deadline: number): Promise<T> {
+  if (!Number.isFinite(deadline)) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT)),
+      Math.max(0, deadline - performance.now()),
+    );
+  });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
+
+function toGatewayError(error: unknown): GatewayError {
+  return error instanceof GatewayError
+    ? error
+    : new GatewayError('INTERNAL_SERVER_ERROR', 'Unexpected error while calling the ngrok API.');
+}
+
+/** True when the error says no connection was made, so the request never left the gateway. */
+function neverConnected(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth += 1) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== undefined && NOT_CONNECTED.has(code)) return true;
+  }
+  return false;
 }
 
 /** Coalescing and caches are keyed by a digest of the credential, never the credential itself. */
@@ -187,14 +414,14 @@ function parseJson(text: string, contentType: string | undefined, info: Upstream
   if (!isJson) {
     // An HTML error page from a proxy in front of the upstream is an outage, not a bad body.
     if (info.status !== undefined && info.status >= 500) return undefined;
-    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE ?? '', {
+    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE, {
       upstream: info,
     });
   }
   try {
     return JSON.parse(text);
   } catch {
-    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE ?? '', {
+    throw new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE, {
       upstream: info,
     });
   }
@@ -218,6 +445,7 @@ function operationIdOf(json: unknown): string | undefined {
 export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  if (!/^[A-Za-z]{3}, .+ GMT$/.test(value.trim())) return undefined;
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
@@ -242,7 +470,7 @@ function statusError(
             : status === 408
               ? 'UPSTREAM_TIMEOUT'
               : 'BAD_USER_INPUT';
-  const message = status === 404 ? 'The ngrok API has no such resource.' : (MESSAGES[code] ?? '');
+  const message = status === 404 ? 'The ngrok API has no such resource.' : MESSAGES[code];
   return new UpstreamError(code, message, { upstream, retryAfter: retryAfterSeconds(retryAfter) });
 }
 
@@ -253,6 +481,6 @@ function transportError(error: unknown): GatewayError {
     error instanceof undiciErrors.BodyTimeoutError ||
     (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'));
   return timedOut
-    ? new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT ?? '')
-    : new UpstreamError('UPSTREAM_UNAVAILABLE', MESSAGES.UPSTREAM_UNAVAILABLE ?? '');
+    ? new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT)
+    : new UpstreamError('UPSTREAM_UNAVAILABLE', MESSAGES.UPSTREAM_UNAVAILABLE);
 }

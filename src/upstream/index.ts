@@ -7,21 +7,42 @@ import {
   type RouteKey,
   replaceBackendModule,
 } from './edges';
-import type { UpstreamTransport } from './http';
+import type { ReadCache } from './cache';
+import { credentialKey, type UpstreamTransport } from './http';
 import { getTunnel, listTunnels, type TunnelPageRequest } from './tunnels';
 import type { BackendModule, Tunnel, TunnelPage } from './types';
 
+export { ReadCache, type ReadCacheOptions } from './cache';
 export type { BackendModuleInput, RouteKey } from './edges';
 export { credentialKey, UpstreamTransport } from './http';
 export type { TunnelPageRequest } from './tunnels';
 export type { BackendModule, Ref, Tunnel, TunnelPage } from './types';
 
+// The read cache lives as long as its transport and is shared by every request's client over it;
+// it is attached here rather than passed through each request's context.
+const readCaches = new WeakMap<UpstreamTransport, ReadCache>();
+
+/** Gives every client over `transport` this read cache (app.ts does so when CACHE_TTL_MS > 0). */
+export function attachReadCache(transport: UpstreamTransport, cache: ReadCache): void {
+  readCaches.set(transport, cache);
+}
+
+const segment = encodeURIComponent;
+const tunnelPath = (id: string) => `/tunnels/${segment(id)}`;
+const backendPath = (route: RouteKey) =>
+  `/edges/https/${segment(route.edgeId)}/routes/${segment(route.routeId)}/backend`;
+
 export class NgrokClient {
+  private readonly cache: ReadCache | undefined;
+  private digest: string | undefined;
+
   /** `apiKey` null: a client for a request without credential; every call refuses. */
   constructor(
     private readonly transport: UpstreamTransport,
     private readonly key: string | null,
-  ) {}
+  ) {
+    this.cache = readCaches.get(transport);
+  }
 
   private get apiKey(): string {
     if (this.key === null) {
@@ -30,23 +51,44 @@ export class NgrokClient {
     return this.key;
   }
 
+  /** The cache's key for this credential: a digest, never the credential itself. */
+  private get credential(): string {
+    this.digest ??= credentialKey(this.apiKey);
+    return this.digest;
+  }
+
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
-    return listTunnels(this.transport, this.apiKey, page);
+    const apiKey = this.apiKey;
+    const fetch = () => listTunnels(this.transport, apiKey, page);
+    if (!this.cache) return fetch();
+    const query = `limit=${page.limit}${page.beforeId === undefined ? '' : `&before_id=${segment(page.beforeId)}`}`;
+    // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
+    return this.cache.read(this.credential, `/tunnels?${query}`, fetch, (result) =>
+      result.tunnels.map((t) => [tunnelPath(t.id), t] as const),
+    );
   }
 
   getTunnel(id: string): Promise<Tunnel | null> {
-    return getTunnel(this.transport, this.apiKey, id);
+    const apiKey = this.apiKey;
+    const fetch = () => getTunnel(this.transport, apiKey, id);
+    return this.cache ? this.cache.read(this.credential, tunnelPath(id), fetch) : fetch();
   }
 
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
-    return getBackendModule(this.transport, this.apiKey, route);
+    const apiKey = this.apiKey;
+    const fetch = () => getBackendModule(this.transport, apiKey, route);
+    return this.cache ? this.cache.read(this.credential, backendPath(route), fetch) : fetch();
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {
-    return replaceBackendModule(this.transport, this.apiKey, route, input);
+    const apiKey = this.apiKey;
+    const perform = () => replaceBackendModule(this.transport, apiKey, route, input);
+    return this.cache ? this.cache.write(this.credential, perform) : perform();
   }
 
   deleteBackendModule(route: RouteKey): Promise<void> {
-    return deleteBackendModule(this.transport, this.apiKey, route);
+    const apiKey = this.apiKey;
+    const perform = () => deleteBackendModule(this.transport, apiKey, route);
+    return this.cache ? this.cache.write(this.credential, perform) : perform();
   }
 }

@@ -1,0 +1,73 @@
+// What one operation may ask and how long it may take: document size in tokens, selection depth,
+// aliases, directives and static cost, checked at parse and validation time before anything runs;
+// then a deadline over its execution that every upstream call, retry and queue wait respects.
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
+import {
+  GraphQLError,
+  NoSchemaIntrospectionCustomRule,
+  type ValidationContext,
+  type ValidationRule,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Config } from '../config';
+import { withDeadline } from '../upstream/deadline';
+
+type LimitsConfig = Pick<
+  Config,
+  | 'maxTokens'
+  | 'maxDepth'
+  | 'maxAliases'
+  | 'maxDirectives'
+  | 'maxCost'
+  | 'introspection'
+  | 'operationTimeoutMs'
+>;
+
+/** graphql-armor says "Syntax Error: …"; clients get the limit as the validation error it is. */
+function report(context: ValidationContext | null, error: GraphQLError): void {
+  context?.reportError(
+    new GraphQLError(error.message.replace(/^Syntax Error: /, ''), {
+      nodes: error.nodes,
+      extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+    }),
+  );
+}
+
+const onLimit = { onReject: [report], propagateOnRejection: false, exposeLimits: true };
+
+/** The validation rules of the limits; introspection is counted like any field, so it cannot be abused. */
+export function limitRules(config: LimitsConfig): ValidationRule[] {
+  const rules: ValidationRule[] = [
+    maxDepthRule({ n: config.maxDepth, ignoreIntrospection: false, flattenFragments: true, ...onLimit }),
+    maxAliasesRule({ n: config.maxAliases, ...onLimit }),
+    maxDirectivesRule({ n: config.maxDirectives, ...onLimit }),
+    costLimitRule({ maxCost: config.maxCost, ignoreIntrospection: true, ...onLimit }) as ValidationRule,
+  ];
+  if (!config.introspection) rules.push(NoSchemaIntrospectionCustomRule);
+  return rules as ValidationRule[];
+}
+
+/** Parse with graphql-js's own token cap, then validate with the limit rules. */
+export function queryLimits(config: LimitsConfig): Plugin {
+  const rules = limitRules(config);
+  return {
+    onParse({ parseFn, setParseFn }) {
+      setParseFn((source, options) => parseFn(source, { ...options, maxTokens: config.maxTokens }));
+    },
+    onValidate({ addValidationRule }) {
+      for (const rule of rules) addValidationRule(rule);
+    },
+  };
+}
+
+/** Gives each operation a deadline that the upstream layer reads (see src/upstream/deadline.ts). */
+export function operationDeadline(config: LimitsConfig): Plugin {
+  return {
+    onExecute({ executeFn, setExecuteFn }) {
+      setExecuteFn((args) => withDeadline(config.operationTimeoutMs, () => executeFn(args)));
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// When a failed upstream attempt is worth another try, and after how long. Pure: the transport
+// describes the failure, this module decides.
+import type { ErrorCode } from '../errors';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (0: none). */
+  readonly retries: number;
+  /** The first backoff step; each retry doubles it, up to maxDelayMs. */
+  readonly baseMs: number;
+  readonly maxDelayMs: number;
+  /** [0, 1); Math.random in production, seeded in tests. */
+  readonly random: () => number;
+}
+
+/**
+ * How far a failed attempt got:
+ * - `local`: refused inside the gateway (circuit open, queue full, no time left): nothing to retry;
+ * - `unsent`: the connection was never made (refused, connect timeout): the upstream saw nothing;
+ * - `sent`: the request may have reached the upstream.
+ */
+export type Delivery = 'local' | 'unsent' | 'sent';
+
+export interface FailedAttempt {
+  readonly method: string;
+  readonly code: ErrorCode;
+  /** The upstream's HTTP status, when it answered. */
+  readonly status?: number;
+  /** Seconds from the upstream's Retry-After header. */
+  readonly retryAfter?: number;
+  readonly delivery: Delivery;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** Time left before the operation's deadline (Infinity without one). */
+  readonly remainingMs: number;
+}
+
+/** A retry that would have less than this left before the deadline is not made: it could only time out. */
+export const MIN_ATTEMPT_MS = 100;
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/** Reads are retried on connection errors, 502/503/504 and 429; writes only when never sent. */
+export function isRetryable(f: FailedAttempt): boolean {
+  if (f.delivery === 'local') return false;
+  if (f.delivery === 'unsent') return true;
+  if (f.method !== 'GET') return false;
+  if (f.status !== undefined) return RETRYABLE_STATUS.has(f.status);
+  // No status: the connection failed after sending (reset, dropped). A timeout is not retried:
+  // the upstream is slow, and a second wait would only double the client's.
+  return f.code === 'UPSTREAM_UNAVAILABLE';
+}
+
+/** Jittered exponential backoff: half the step fixed, half random, so retries of many clients spread. */
+export function backoffMs(policy: RetryPolicy, attempt: number): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** (attempt - 1));
+  return Math.round(step / 2 + policy.random() * (step / 2));
+}
+
+/** Milliseconds to wait before the next attempt, or undefined to give up with this failure. */
+export function retryDelay(policy: RetryPolicy, f: FailedAttempt): number | undefined {
+  if (f.attempt > policy.retries || !isRetryable(f)) return undefined;
+  // The upstream's Retry-After wins over our own backoff; when it does not fit the deadline the
+  // client gets RATE_LIMITED with it at once instead of a timeout later.
+  const delay = f.retryAfter !== undefined ? f.retryAfter * 1000 : backoffMs(policy, f.attempt);
+  return delay + MIN_ATTEMPT_MS > f.remainingMs ? undefined : delay;
+}
