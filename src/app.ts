@@ -6,20 +6,35 @@ import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError } from './errors';
 import { credentialOf } from './gateway/credentials';
-import { createMaskError, type MaskLogger, toGraphQLError } from './gateway/errors';
+import { createMaskError, toGraphQLError } from './gateway/errors';
+import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
+import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
+import { operationDeadline, queryLimits } from './gateway/limits';
+import { createMetrics } from './gateway/metrics';
+import {
+  combineEvents,
+  maskLoggerOf,
+  requestTallyEvents,
+  useRequestLog,
+  yogaLoggerOf,
+} from './gateway/observability';
+import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/persisted';
+import { securityOptions, securityPlugins } from './gateway/security';
+import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
-import { UpstreamTransport } from './upstream';
+import { attachReadCache, ReadCache, UpstreamTransport } from './upstream';
 import type { UpstreamEvents } from './upstream/http';
 
 export interface GatewayDeps {
   /** Shared with the caller (tests read its stats); created from config when omitted. */
   readonly transport?: UpstreamTransport;
-  readonly logger?: MaskLogger;
-  /** Upstream hooks (metrics, logs) for a transport created here. */
+  /** Request lines and masked errors (src/log.ts); silent when omitted. */
+  readonly logger?: Logger;
+  /** Upstream hooks for a transport created here, besides the gateway's own metrics and log tallies. */
   readonly events?: UpstreamEvents;
+  /** Ids that exist upstream, for GraphiQL's example variables (main.ts: the stand-in's demo data). */
+  readonly graphiqlExamples?: ExampleIds;
 }
-
-const silent: MaskLogger = { error: () => {} };
 
 /** True when every root field of the operation is introspection, which needs no credential. */
 function onlyIntrospection(operation: OperationDefinitionNode): boolean {
@@ -56,22 +71,46 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   const upstreamUrl = config.ngrokApiUrl;
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
+  const metrics = createMetrics();
   const transport =
     deps.transport ??
     new UpstreamTransport({
       baseUrl: upstreamUrl,
       apiVersion: config.ngrokApiVersion,
       timeoutMs: config.upstreamTimeoutMs,
-      events: deps.events,
+      connections: config.upstreamConnections,
+      keepAliveMs: config.upstreamKeepAliveMs,
+      retries: config.upstreamRetries,
+      retryBaseMs: config.upstreamRetryBaseMs,
+      maxConcurrency: config.upstreamMaxConcurrency,
+      queueLimit: config.upstreamQueueLimit,
+      breakerFailureThreshold: config.breakerFailureThreshold,
+      breakerCooldownMs: config.breakerCooldownMs,
+      events: combineEvents(metrics.events, requestTallyEvents, deps.events),
     });
-  const logger = deps.logger ?? silent;
+  if (config.cacheTtlMs > 0) {
+    attachReadCache(transport, new ReadCache({ ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries }));
+  }
+  const logger = deps.logger ?? silentLogger();
+  const readiness = createReadinessProbe({
+    baseUrl: upstreamUrl,
+    apiVersion: config.ngrokApiVersion,
+    apiKey: config.ngrokApiKey,
+    timeoutMs: config.readinessTimeoutMs,
+    cacheMs: config.readinessCacheMs,
+    transport,
+  });
+  const persisted = persistedOperationsPlugin(config, schema);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    graphiql: config.nodeEnv !== 'production',
-    maskedErrors: { maskError: createMaskError(logger) },
+    ...securityOptions(config),
+    graphiql: graphiqlOptions(config, deps.graphiqlExamples),
+    ...(persisted ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
+    logging: yogaLoggerOf(logger),
+    maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
     context: ({ request }) => {
       try {
         return createContext(transport, credentialOf(request.headers.get('authorization'), config));
@@ -80,12 +119,23 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
         throw error;
       }
     },
-    plugins: [accessControl],
+    plugins: [
+      useRequestLog(logger),
+      metrics.plugin,
+      useUpstreamReadiness(readiness),
+      ...(persisted ? [persisted] : []),
+      ...securityPlugins(config),
+      queryLimits(config),
+      operationDeadline(config),
+      accessControl,
+    ],
   });
 
   return {
     yoga,
     transport,
+    /** The gateway's own Prometheus registry (served at /metrics). */
+    metrics: metrics.registry,
     async close() {
       await transport.close();
     },

@@ -1,15 +1,21 @@
 // Entry point: read the config, start the embedded stand-in when no upstream is configured,
 // listen, and shut down cleanly on SIGTERM/SIGINT.
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
+import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
+import { createLogger } from './log';
 
 interface Running {
   readonly url: string;
   close(): Promise<void>;
 }
 
-async function embeddedStandIn(config: Config): Promise<{ config: Config; close: () => Promise<void> }> {
+async function embeddedStandIn(
+  config: Config,
+): Promise<{ config: Config; examples: ExampleIds | undefined; close: () => Promise<void> }> {
   if (config.nodeEnv === 'production') {
     throw new ConfigError(
       'NGROK_API_URL / NGROK_API_KEY: no upstream configured; in production the gateway will not serve the local stand-in.',
@@ -17,16 +23,19 @@ async function embeddedStandIn(config: Config): Promise<{ config: Config; close:
   }
   const { startSandbox, demoData } = await import('./sandbox');
   const key = 'sandbox-key';
-  const sandbox = await startSandbox({ accounts: { [key]: demoData() } });
+  const seed = demoData();
+  const sandbox = await startSandbox({ accounts: { [key]: seed } });
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
   const host = config.host ?? '127.0.0.1';
   return {
     config: Object.freeze({ ...config, host, ngrokApiUrl: sandbox.url, ngrokApiKey: key }),
+    examples: exampleIdsFrom(seed),
     close: () => sandbox.close(),
   };
 }
 
-export async function start(config: Config, log: (line: string) => void = console.log): Promise<Running> {
+/** `log` receives the start-up lines; by default they go to the JSON (or, in development, pretty) log. */
+export async function start(config: Config, log?: (line: string) => void): Promise<Running> {
   const standIn = config.ngrokApiUrl === undefined ? await embeddedStandIn(config) : undefined;
   const effective = standIn?.config ?? config;
   const host = effective.host ?? '0.0.0.0';
@@ -36,7 +45,9 @@ export async function start(config: Config, log: (line: string) => void = consol
       'GATEWAY_TOKENS: required when NGROK_API_KEY is set and HOST is not loopback (anyone could use the key).',
     );
   }
-  const gateway = createGateway(effective);
+  const logger = createLogger(effective);
+  const say = log ?? ((line: string) => logger.info(line));
+  const gateway = createGateway(effective, { logger, graphiqlExamples: standIn?.examples });
   const server = createServer(gateway.yoga);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -46,25 +57,48 @@ export async function start(config: Config, log: (line: string) => void = consol
   const port = typeof address === 'object' && address ? address.port : effective.port;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/graphql`;
-  log(
+  say(
     `GraphQL gateway listening on ${url}${effective.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
   );
-  log(
+  say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
+  say(
     standIn
       ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used).`
       : `Upstream: ${effective.ngrokApiUrl} (${effective.ngrokApiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   return {
     url,
+    /**
+     * Graceful: stop accepting, let in-flight operations finish for up to SHUTDOWN_TIMEOUT_MS, then
+     * cut what is left, close the upstream pool and the stand-in.
+     */
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeIdleConnections();
-      });
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Keep-alive sockets close as soon as they are idle, including those whose answer just went out.
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      let bound: NodeJS.Timeout | undefined;
+      const late = await Promise.race([
+        drained.then(() => false),
+        new Promise<boolean>((resolve) => {
+          bound = setTimeout(() => resolve(true), effective.shutdownTimeoutMs);
+        }),
+      ]);
+      clearInterval(sweep);
+      clearTimeout(bound);
+      if (late) {
+        server.closeAllConnections();
+        await gateway.transport.destroy();
+      }
       await gateway.close();
       await standIn?.close();
     },
   };
+}
+
+/** The variables of a .env file (Node's own parser), or none when there is no such file. */
+function readEnvFile(path: string): Record<string, string | undefined> {
+  return existsSync(path) ? parseEnv(readFileSync(path, 'utf8')) : {};
 }
 
 async function main(): Promise<void> {
@@ -75,7 +109,8 @@ async function main(): Promise<void> {
   }
   let running: Running;
   try {
-    running = await start(loadConfig(process.env, argv));
+    // Precedence: flags, then the real environment, then .env, then the defaults.
+    running = await start(loadConfig({ ...readEnvFile('.env'), ...process.env }, argv));
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);

@@ -66,7 +66,7 @@ export class ReadCache {
     if (hit) return hit.value as T;
     const bucket = this.bucket(credential);
     const under = this.fetching.get(key);
-    if (under?.generation === bucket.generation) return under.promise as Promise<T>;
+    if (under) return under.promise as Promise<T>;
     if (under) {
       // Started before a write through this credential: its answer may predate the write, and the
       // transport would hand it to an identical call made now. Let it end, then ask again.

@@ -1,0 +1,162 @@
+// The benchmark's results as one JSON document and a Markdown table (printed and written).
+import { cpus, release, totalmem } from 'node:os';
+
+export interface Row {
+  readonly scenario: string;
+  /** Which gateway configuration answered: `default`, or `cache` (CACHE_TTL_MS set). */
+  readonly gateway: string;
+  readonly latencyMs: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  /** Throughput over rest-direct's in the same run, at the same upstream latency. */
+  readonly ratio: number;
+  readonly callsPerOp: number;
+  /** CPU time per operation of the process answering (the gateway; the stand-in for rest-direct). */
+  readonly cpuMsPerOp: number;
+  readonly minimumCalls: number;
+  /** Highest gateway RSS sampled during the measured phase; undefined for rest-direct. */
+  readonly peakRssMb?: number;
+  readonly ok: number;
+  readonly failed: number;
+  /** Distinct credentials the stand-in saw during the phase. */
+  readonly credentials: number;
+}
+
+export interface HalfLoad {
+  readonly latencyMs: number;
+  readonly rate: number;
+  readonly restP99: number;
+  readonly gatewayP99: number;
+}
+
+export interface Soak {
+  readonly seconds: number;
+  readonly gateway: string;
+  readonly rps: number;
+  readonly failed: number;
+  readonly startMb: number;
+  readonly endMb: number;
+  readonly peakMb: number;
+}
+
+export interface Startup {
+  readonly mode: string;
+  readonly runs: number;
+  readonly medianMs: number;
+  readonly maxMs: number;
+}
+
+export interface Target {
+  readonly target: string;
+  readonly met: boolean;
+  readonly detail: string;
+}
+
+export interface Report {
+  readonly mode: 'quick' | 'full';
+  readonly date: string;
+  readonly machine: { cpus: number; model: string; memoryGb: number; node: string; kernel: string };
+  readonly settings: Record<string, unknown>;
+  readonly rows: readonly Row[];
+  readonly halfLoad: readonly HalfLoad[];
+  readonly soak?: Soak;
+  readonly startup: readonly Startup[];
+  readonly gatewayPeakRssMb?: number;
+  readonly targets: readonly Target[];
+  readonly problems: readonly string[];
+}
+
+export function machine(): Report['machine'] {
+  const list = cpus();
+  return {
+    cpus: list.length,
+    model: list[0]?.model.trim() ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    kernel: release(),
+  };
+}
+
+const fixed = (n: number | undefined, digits: number): string =>
+  n === undefined || Number.isNaN(n) ? '–' : n.toFixed(digits);
+
+function table(head: readonly string[], body: readonly (readonly string[])[]): string {
+  const lines = [head, head.map(() => '---'), ...body].map((cells) => `| ${cells.join(' | ')} |`);
+  return lines.join('\n');
+}
+
+export function rowsTable(rows: readonly Row[]): string {
+  return table(
+    ['scenario', 'gateway', 'upstream latency', 'req/s', 'p50 ms', 'p99 ms', 'x rest-direct', 'calls/op (min)', 'CPU ms/op', 'peak RSS MB'],
+    rows.map((r) => [
+      r.scenario,
+      r.gateway,
+      `${r.latencyMs} ms`,
+      fixed(r.rps, 0),
+      fixed(r.p50, 2),
+      fixed(r.p99, 2),
+      fixed(r.ratio, 2),
+      `${fixed(r.callsPerOp, 3)} (${r.minimumCalls})`,
+      fixed(r.cpuMsPerOp, 3),
+      fixed(r.peakRssMb, 0),
+    ]),
+  );
+}
+
+export function markdown(report: Report): string {
+  const m = report.machine;
+  const parts = [
+    `## Benchmark (${report.mode}, ${report.date})`,
+    '',
+    `Machine: ${m.cpus} cores (${m.model}), ${m.memoryGb} GB, Node ${m.node}, Linux ${m.kernel}. ` +
+      `Load: autocannon, ${String(report.settings.connections)} connections, ` +
+      `${String(report.settings.warmupSeconds)} s warm-up, ${String(report.settings.seconds)} s measured per row; ` +
+      'the load generator, the gateway and the stand-in share the machine.',
+    '',
+    rowsTable(report.rows),
+    '',
+    '### p99 at half of peak load',
+    '',
+    table(
+      ['upstream latency', 'rate req/s', 'rest-direct p99 ms', 'list-20-distinct p99 ms', 'difference ms'],
+      report.halfLoad.map((h) => [
+        `${h.latencyMs} ms`,
+        fixed(h.rate, 0),
+        fixed(h.restP99, 2),
+        fixed(h.gatewayP99, 2),
+        fixed(h.gatewayP99 - h.restP99, 2),
+      ]),
+    ),
+    '',
+    '### Start-up to first answer',
+    '',
+    table(
+      ['mode', 'runs', 'median ms', 'max ms'],
+      report.startup.map((s) => [s.mode, String(s.runs), fixed(s.medianMs, 0), fixed(s.maxMs, 0)]),
+    ),
+  ];
+  if (report.soak) {
+    const s = report.soak;
+    parts.push(
+      '',
+      `### Memory over a ${s.seconds} s run (${s.gateway} gateway, mixed operations, distinct credentials)`,
+      '',
+      table(
+        ['req/s', 'failed', 'RSS at start MB', 'RSS at end MB', 'peak RSS MB'],
+        [[fixed(s.rps, 0), String(s.failed), fixed(s.startMb, 1), fixed(s.endMb, 1), fixed(s.peakMb, 1)]],
+      ),
+    );
+  }
+  parts.push(
+    '',
+    '### Targets',
+    '',
+    table(
+      ['target', 'met', 'numbers'],
+      report.targets.map((t) => [t.target, t.met ? 'yes' : 'no', t.detail]),
+    ),
+  );
+  if (report.problems.length > 0) parts.push('', '### Problems', '', ...report.problems.map((p) => `- ${p}`));
+  return `${parts.join('\n')}\n`;
+}

@@ -1,0 +1,181 @@
+// What the benchmark sends: the REST baseline and the GraphQL operations a dashboard makes,
+// each with the check that its answer is right and the fewest upstream calls it can cost.
+import { newId, type AccountSeed } from '../sandbox';
+
+export interface Scenario {
+  readonly name: string;
+  readonly summary: string;
+  /** `rest`: straight to the stand-in; `gateway`: POST /graphql. */
+  readonly target: 'rest' | 'gateway';
+  readonly path: string;
+  readonly body?: string;
+  /** `distinct`: each connection has its own credential (and account). */
+  readonly credentials: 'shared' | 'distinct';
+  /** Upstream calls one operation needs when nothing is shared between operations. */
+  readonly minimumCalls: number;
+  /** Why a sample answer is wrong, or undefined when it is right. */
+  check(status: number, json: unknown): string | undefined;
+}
+
+export const TUNNEL_FIELDS =
+  'id publicUrl startedAt metadata proto region forwardsTo tunnelSession { id uri } endpoint { id uri } backends { id uri } labels { name value }';
+
+const LIST_20 = `query List20 { tunnels(first: 20) { edges { cursor node { ${TUNNEL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`;
+
+const graphql = (query: string, variables?: Record<string, unknown>): string =>
+  JSON.stringify(variables === undefined ? { query } : { query, variables });
+
+type Json = Record<string, unknown>;
+const field = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? (value as Json)[key] : undefined;
+
+/** The `data` of a GraphQL answer with no errors, or why not. */
+function dataOf(status: number, json: unknown): Json | string {
+  if (status !== 200) return `HTTP ${status}`;
+  const errors = field(json, 'errors');
+  if (errors !== undefined) return `errors: ${JSON.stringify(errors).slice(0, 300)}`;
+  const data = field(json, 'data');
+  return typeof data === 'object' && data !== null ? (data as Json) : 'no data';
+}
+
+const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : -1);
+
+export function scenarios(account: AccountSeed): Scenario[] {
+  // Newest first, as the upstream lists them (ids sort by creation time); ids past the first page
+  // are never primed by a list.
+  const ids = (account.tunnels ?? []).map((t) => t.id).sort().reverse();
+  if (ids.length < 40) throw new Error('the stand-in account needs at least 40 tunnels');
+  const edge = account.edges?.[0];
+  const route = edge?.routes.find((r) => r.backend !== undefined);
+  if (!edge || !route?.backend) throw new Error('the stand-in account needs an edge route with a backend');
+
+  const byId = ids.slice(20, 30);
+  const byIdQuery = `query ById10 { ${byId.map((id, i) => `t${i}: tunnel(id: "${id}") { ${TUNNEL_FIELDS} }`).join(' ')} }`;
+  // 14 tunnels, 3 well-formed tunnel ids that do not exist, 3 ids of types the schema does not hold.
+  const mixed = [
+    ...ids.slice(20, 34),
+    newId('tn'),
+    newId('tn'),
+    newId('tn'),
+    edge.id,
+    route.id,
+    newId('edghts'),
+  ];
+  const listed = ids.slice(0, 5);
+
+  return [
+    {
+      name: 'rest-direct',
+      summary: 'GET /tunnels?limit=20 straight to the stand-in',
+      target: 'rest',
+      path: '/tunnels?limit=20',
+      credentials: 'shared',
+      minimumCalls: 1,
+      check: (status, json) =>
+        status !== 200
+          ? `HTTP ${status}`
+          : lengthOf(field(json, 'tunnels')) === 20
+            ? undefined
+            : 'not 20 tunnels',
+    },
+    {
+      name: 'list-20',
+      summary: 'tunnels(first: 20), every Tunnel field, one credential',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(LIST_20),
+      credentials: 'shared',
+      minimumCalls: 1,
+      check: checkList,
+    },
+    {
+      name: 'list-20-distinct',
+      summary: 'the same, each connection with its own credential',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(LIST_20),
+      credentials: 'distinct',
+      minimumCalls: 1,
+      check: checkList,
+    },
+    {
+      name: 'by-id-10',
+      summary: 'ten tunnel(id) aliases of distinct ids',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(byIdQuery),
+      credentials: 'shared',
+      minimumCalls: 10,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        if (typeof data === 'string') return data;
+        return byId.every((id, i) => field(data[`t${i}`], 'id') === id) ? undefined : 'a tunnel is missing';
+      },
+    },
+    {
+      name: 'node-mixed',
+      summary: 'nodes(ids) of 20: 14 tunnels, 3 unknown tunnel ids, 3 ids of other types',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(`query Mixed($ids: [ID!]!) { nodes(ids: $ids) { id ... on Tunnel { ${TUNNEL_FIELDS} } } }`, {
+        ids: mixed,
+      }),
+      credentials: 'shared',
+      minimumCalls: 17,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        if (typeof data === 'string') return data;
+        const nodes = data.nodes;
+        if (!Array.isArray(nodes) || nodes.length !== 20) return 'not 20 nodes';
+        const found = nodes.filter((n) => n !== null).length;
+        return found === 14 ? undefined : `${found} nodes found, 14 expected`;
+      },
+    },
+    {
+      name: 'list-then-read',
+      summary: 'tunnels(first: 20) and nodes(ids) of 5 listed ids in one operation',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(
+        `query ListThenRead($ids: [ID!]!) { tunnels(first: 20) { edges { node { id } } } nodes(ids: $ids) { ... on Tunnel { ${TUNNEL_FIELDS} } } }`,
+        { ids: listed },
+      ),
+      credentials: 'shared',
+      minimumCalls: 1,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        if (typeof data === 'string') return data;
+        const nodes = data.nodes;
+        return Array.isArray(nodes) && nodes.every((n, i) => field(n, 'id') === listed[i])
+          ? undefined
+          : 'listed nodes missing';
+      },
+    },
+    {
+      name: 'replace',
+      summary: 'replaceHttpsEdgeRouteBackend in a loop (the same backend each time)',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(
+        `mutation Replace($input: ReplaceHttpsEdgeRouteBackendInput!) { replaceHttpsEdgeRouteBackend(input: $input) { __typename ... on ReplaceHttpsEdgeRouteBackendPayload { backendModule { edgeId routeId enabled backend { id uri } } } ... on Error { message code } } }`,
+        { input: { edgeId: edge.id, routeId: route.id, backendId: route.backend.backendId } },
+      ),
+      credentials: 'shared',
+      minimumCalls: 1,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        if (typeof data === 'string') return data;
+        const typename = field(data.replaceHttpsEdgeRouteBackend, '__typename');
+        return typename === 'ReplaceHttpsEdgeRouteBackendPayload' ? undefined : `answered ${String(typename)}`;
+      },
+    },
+  ];
+}
+
+function checkList(status: number, json: unknown): string | undefined {
+  const data = dataOf(status, json);
+  if (typeof data === 'string') return data;
+  const connection = data.tunnels;
+  if (lengthOf(field(connection, 'edges')) !== 20) return 'not 20 edges';
+  return field(field(connection, 'pageInfo'), 'hasNextPage') === true ? undefined : 'hasNextPage is not true';
+}

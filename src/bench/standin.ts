@@ -1,0 +1,43 @@
+// The benchmark's upstream: the stand-in in its own process, one account per key, no rate limit.
+// The runner forks it and drives it over IPC (latency, call counts), so counting costs the
+// stand-in nothing while the load runs.
+import { parseArgs } from 'node:util';
+import { type AccountSeed, demoData, ROUTE_NAMES, startSandbox } from '../sandbox';
+import type { StandInReply, StandInRequest } from './protocol';
+
+const { values } = parseArgs({
+  options: { keys: { type: 'string', multiple: true }, tunnels: { type: 'string' } },
+});
+const keys = values.keys ?? ['bench-shared'];
+const tunnels = Number(values.tunnels ?? 40);
+
+// Every account holds the same data, so any key answers any scenario's ids.
+const accounts: Record<string, AccountSeed> = {};
+for (const key of keys) accounts[key] = demoData({ seed: 1, tunnels });
+
+const sandbox = await startSandbox({ rateLimit: false, accounts });
+
+function answer(request: StandInRequest): StandInReply {
+  switch (request.type) {
+    case 'latency':
+      sandbox.clearFaults();
+      sandbox.setLatency('all', request.ms);
+      return { type: 'ok', id: request.id };
+    case 'reset':
+      sandbox.resetCalls();
+      return { type: 'ok', id: request.id };
+    case 'calls': {
+      const byRoute: Record<string, number> = {};
+      for (const route of ROUTE_NAMES) byRoute[route] = sandbox.calls(route);
+      const byKey: Record<string, number> = {};
+      for (const key of keys) byKey[key] = sandbox.calls(undefined, key);
+      return { type: 'calls', id: request.id, total: sandbox.calls(), byRoute, byKey };
+    }
+  }
+}
+
+process.on('message', (message: StandInRequest) => process.send?.(answer(message)));
+process.once('disconnect', () => {
+  void sandbox.close().then(() => process.exit(0));
+});
+process.send?.({ type: 'ready', url: sandbox.url, account: sandbox.account(keys[0] ?? '') });

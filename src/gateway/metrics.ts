@@ -1,0 +1,120 @@
+// Prometheus metrics at /metrics: yoga's Prometheus plugin for the GraphQL pipeline (request,
+// parse, validate, context, execute, errors, HTTP duration; never per resolver) and the upstream
+// client's own counters, fed by the transport's events. One Registry per gateway, so several
+// gateways in one process (the tests) never clash on metric names.
+import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
+import type { Plugin } from 'graphql-yoga';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { CircuitState, UpstreamEvents } from '../upstream/http';
+
+const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
+
+export const METRICS_ENDPOINT = '/metrics';
+
+export interface GatewayMetrics {
+  readonly registry: Registry;
+  /** Hooks for the upstream transport. */
+  readonly events: UpstreamEvents;
+  /** The yoga plugin that records the GraphQL pipeline and serves /metrics. */
+  readonly plugin: Plugin;
+}
+
+/** Upstream latency buckets in seconds: the API answers in tens of milliseconds, times out at 10 s. */
+const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export function createMetrics(options: { processMetrics?: boolean } = {}): GatewayMetrics {
+  const registry = new Registry();
+  if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
+
+  const requests = new Counter({
+    name: 'gateway_upstream_requests_total',
+    help: 'HTTP calls to the ngrok API, by route, method and answer status ("none" when no answer came).',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'gateway_upstream_request_duration_seconds',
+    help: 'Duration of one HTTP call to the ngrok API, answered or not.',
+    labelNames: ['route', 'method'] as const,
+    buckets: UPSTREAM_BUCKETS,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'gateway_upstream_errors_total',
+    help: 'Failed calls to the ngrok API, by route and the gateway error code they became.',
+    labelNames: ['route', 'code'] as const,
+    registers: [registry],
+  });
+  const rateLimited = new Counter({
+    name: 'gateway_upstream_rate_limited_total',
+    help: 'Calls refused for rate: 429 answers of the ngrok API (source="upstream") or a full per-credential queue in the gateway (source="gateway").',
+    labelNames: ['route', 'source'] as const,
+    registers: [registry],
+  });
+  const coalesced = new Counter({
+    name: 'gateway_upstream_coalesced_total',
+    help: 'GETs that joined an identical call already in flight instead of calling the ngrok API.',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const retries = new Counter({
+    name: 'gateway_upstream_retries_total',
+    help: 'Calls to the ngrok API retried after a failure, by route.',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const circuit = new Gauge({
+    name: 'gateway_upstream_circuit_state',
+    help: 'State of the circuit breaker to the ngrok API: 1 for the current state (closed, open: calls refused at once, half-open: one probe), 0 for the others.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+  });
+  const setCircuit = (current: CircuitState) => {
+    for (const state of CIRCUIT_STATES) circuit.set({ state }, state === current ? 1 : 0);
+  };
+  setCircuit('closed');
+
+  const events: UpstreamEvents = {
+    attempt({ route, method, status, code, durationMs }) {
+      requests.inc({ route, method, status: status === undefined ? 'none' : String(status) });
+      duration.observe({ route, method }, durationMs / 1000);
+      // A 404 is an answer (the resource does not exist), not a failure of the upstream.
+      if (code !== undefined && status !== 404) errors.inc({ route, code });
+    },
+    coalesced({ route }) {
+      coalesced.inc({ route });
+    },
+    retry({ route }) {
+      retries.inc({ route });
+    },
+    rateLimited({ route, source }) {
+      rateLimited.inc({ route, source });
+    },
+    circuit: setCircuit,
+  };
+
+  const plugin = usePrometheus({
+    registry,
+    endpoint: METRICS_ENDPOINT,
+    // Ids in the URL and error paths with list indices would make one series per request.
+    labels: { url: false, path: false },
+    metrics: {
+      graphql_envelop_request: true,
+      graphql_envelop_request_duration: true,
+      graphql_envelop_request_time_summary: false,
+      graphql_envelop_phase_parse: true,
+      graphql_envelop_phase_validate: true,
+      graphql_envelop_phase_context: true,
+      graphql_envelop_phase_execute: true,
+      graphql_envelop_error_result: true,
+      graphql_yoga_http_duration: true,
+      // Not per resolver, no subscriptions, no deprecated fields, a schema that never changes.
+      graphql_envelop_execute_resolver: false,
+      graphql_envelop_phase_subscribe: false,
+      graphql_envelop_deprecated_field: false,
+      graphql_envelop_schema_change: false,
+    },
+  });
+
+  return { registry, events, plugin };
+}

@@ -1,0 +1,76 @@
+// The gateway's logger: pino JSON lines, one object per event, secrets redacted by path. In
+// development on a terminal the lines go through pino-pretty when it is installed (a dev dependency).
+import { createRequire } from 'node:module';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import type { Config } from './config';
+
+export type { Logger } from 'pino';
+
+/**
+ * Paths never written out, wherever a caller puts them: headers, keys, tokens, variables.
+ * The gateway does not log these in the first place; this is the second line of defence.
+ */
+export const REDACTED_PATHS = [
+  'authorization',
+  'headers.authorization',
+  'headers.cookie',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.authorization',
+  'apiKey',
+  '*.apiKey',
+  'ngrokApiKey',
+  '*.ngrokApiKey',
+  'token',
+  '*.token',
+  'gatewayTokens',
+  '*.gatewayTokens',
+  'variables',
+  '*.variables',
+];
+
+/** True when pino-pretty can be loaded (it is a dev dependency, absent from production installs). */
+function prettyAvailable(): boolean {
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether lines are pretty-printed: `auto` means development on a terminal with pino-pretty installed. */
+export function usePretty(config: Pick<Config, 'logFormat' | 'nodeEnv'>, isTty: boolean): boolean {
+  if (config.logFormat === 'json') return false;
+  if (config.logFormat === 'pretty') return prettyAvailable();
+  return config.nodeEnv === 'development' && isTty && prettyAvailable();
+}
+
+/**
+ * The process logger. `destination` is for tests (an in-memory stream); otherwise stdout, pretty
+ * per `usePretty`.
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel' | 'logFormat' | 'nodeEnv'>,
+  destination?: DestinationStream,
+): Logger {
+  const options: pino.LoggerOptions = {
+    level: config.logLevel,
+    base: { service: 'ngrok-graphql-gateway' },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+  };
+  if (destination) return pino(options, destination);
+  if (usePretty(config, process.stdout.isTTY === true)) {
+    return pino({
+      ...options,
+      transport: {
+        target: 'pino-pretty',
+        options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' },
+      },
+    });
+  }
+  return pino(options);
+}
+
+/** A logger that writes nothing (the default of createGateway). */
+export const silentLogger = (): Logger => pino({ level: 'silent' });

@@ -1,0 +1,204 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** The protocol of an agent-initiated tunnel. */
+export type TunnelProtocol =
+  /** HTTP */
+  | 'HTTP'
+  /** HTTPS */
+  | 'HTTPS'
+  /** Raw TCP */
+  | 'TCP'
+  /** TLS passthrough */
+  | 'TLS';
+
+export type BackendModuleQueryVariables = Exact<{
+  edgeId: string | number;
+  routeId: string | number;
+}>;
+
+
+export type BackendModuleQuery = { httpsEdgeRouteBackend: { edgeId: string, routeId: string, enabled: boolean, backend: { id: string, uri: string } | null } | null };
+
+export type DeleteBackendMutationVariables = Exact<{
+  edgeId: string | number;
+  routeId: string | number;
+}>;
+
+
+export type DeleteBackendMutation = { deleteHttpsEdgeRouteBackend:
+    | { __typename: 'DeleteHttpsEdgeRouteBackendPayload', edgeId: string, routeId: string }
+    | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
+    | { __typename: 'NotFoundError', code: string, message: string, id: string | null }
+   };
+
+export type OneTunnelQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type OneTunnelQuery = { tunnel: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string, startedAt: string, forwardsTo: string | null, metadata: string | null, tunnelSession: { id: string, uri: string }, endpoint: { id: string, uri: string } | null, backends: Array<{ id: string, uri: string }> | null, labels: Array<{ name: string, value: string }> | null } | null };
+
+export type ReplaceBackendMutationVariables = Exact<{
+  edgeId: string | number;
+  routeId: string | number;
+  backendId: string | number;
+  enabled?: boolean | null | undefined;
+}>;
+
+
+export type ReplaceBackendMutation = { replaceHttpsEdgeRouteBackend:
+    | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
+    | { __typename: 'NotFoundError', code: string, message: string, id: string | null }
+    | { __typename: 'ReplaceHttpsEdgeRouteBackendPayload', backendModule: { edgeId: string, routeId: string, enabled: boolean, backend: { id: string, uri: string } | null } }
+   };
+
+export type TunnelsPageQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type TunnelsPageQuery = { tunnels: { edges: Array<{ cursor: string, node: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string, startedAt: string, forwardsTo: string | null, metadata: string | null, labels: Array<{ name: string, value: string }> | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const BackendModuleDocument = new TypedDocumentString(`
+    query BackendModule($edgeId: ID!, $routeId: ID!) {
+  httpsEdgeRouteBackend(edgeId: $edgeId, routeId: $routeId) {
+    edgeId
+    routeId
+    enabled
+    backend {
+      id
+      uri
+    }
+  }
+}
+    `, {"hash":"sha256:4351147be8d5ac17ace81d615b4328879a676e4ccf53711956edcce698abda7a"}) as unknown as TypedDocumentString<BackendModuleQuery, BackendModuleQueryVariables>;
+export const DeleteBackendDocument = new TypedDocumentString(`
+    mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
+  deleteHttpsEdgeRouteBackend(input: {edgeId: $edgeId, routeId: $routeId}) {
+    __typename
+    ... on DeleteHttpsEdgeRouteBackendPayload {
+      edgeId
+      routeId
+    }
+    ... on NotFoundError {
+      code
+      message
+      id
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+    `, {"hash":"sha256:ff866c5b814298687bd836183f2589468ef1238ec67865b678db64c7ee2fa19a"}) as unknown as TypedDocumentString<DeleteBackendMutation, DeleteBackendMutationVariables>;
+export const OneTunnelDocument = new TypedDocumentString(`
+    query OneTunnel($id: ID!) {
+  tunnel(id: $id) {
+    id
+    publicUrl
+    proto
+    region
+    startedAt
+    forwardsTo
+    metadata
+    tunnelSession {
+      id
+      uri
+    }
+    endpoint {
+      id
+      uri
+    }
+    backends {
+      id
+      uri
+    }
+    labels {
+      name
+      value
+    }
+  }
+}
+    `, {"hash":"sha256:1829ace1dc5d514785ce6e28efda2bb565798c337760d2de22bd7696ad7fcb95"}) as unknown as TypedDocumentString<OneTunnelQuery, OneTunnelQueryVariables>;
+export const ReplaceBackendDocument = new TypedDocumentString(`
+    mutation ReplaceBackend($edgeId: ID!, $routeId: ID!, $backendId: ID!, $enabled: Boolean = true) {
+  replaceHttpsEdgeRouteBackend(
+    input: {edgeId: $edgeId, routeId: $routeId, backendId: $backendId, enabled: $enabled}
+  ) {
+    __typename
+    ... on ReplaceHttpsEdgeRouteBackendPayload {
+      backendModule {
+        edgeId
+        routeId
+        enabled
+        backend {
+          id
+          uri
+        }
+      }
+    }
+    ... on NotFoundError {
+      code
+      message
+      id
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+    `, {"hash":"sha256:2e12ba380355633d705ddf1cddd3ef3ba6186a444d9584e9ed99d3ddd870c930"}) as unknown as TypedDocumentString<ReplaceBackendMutation, ReplaceBackendMutationVariables>;
+export const TunnelsPageDocument = new TypedDocumentString(`
+    query TunnelsPage($first: Int = 20, $after: String) {
+  tunnels(first: $first, after: $after) {
+    edges {
+      cursor
+      node {
+        id
+        publicUrl
+        proto
+        region
+        startedAt
+        forwardsTo
+        metadata
+        labels {
+          name
+          value
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `, {"hash":"sha256:e1a038fca755826196bb2bb1bc57923e332ca8ae658202e098b62d95b8ad4c85"}) as unknown as TypedDocumentString<TunnelsPageQuery, TunnelsPageQueryVariables>;

@@ -1,0 +1,150 @@
+// The example operations (test/operations/*.graphql: what GraphiQL opens with, what
+// .graphqlrc.yml points tools at, what the generated client uses) run against the demo data with
+// exact results.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleIdsFrom, readExampleOperations } from '../../src/gateway/graphiql';
+import { demoData, type UpstreamTunnel } from '../../src/sandbox';
+import { KEY, type Stack, startStack } from '../support/stack';
+
+const seed = demoData();
+const ids = exampleIdsFrom(seed);
+const tunnels = seed.tunnels ?? [];
+const operations = new Map(readExampleOperations().map((o) => [o.name, o.document]));
+const doc = (name: string) => operations.get(name) ?? '';
+
+function tunnelFields(t: UpstreamTunnel) {
+  return {
+    id: t.id,
+    publicUrl: t.public_url ?? null,
+    proto: t.proto ? t.proto.toUpperCase() : null,
+    region: t.region,
+    startedAt: t.started_at,
+    forwardsTo: t.forwards_to,
+    metadata: t.metadata ?? null,
+    labels: t.labels
+      ? Object.keys(t.labels)
+          .sort()
+          .map((name) => ({ name, value: t.labels?.[name] }))
+      : null,
+  };
+}
+
+describe('the example operations', () => {
+  let stack: Stack;
+  let base: string;
+  const backendUri = (id: string) => `${base}/backends/tunnel_group/${id}`;
+
+  beforeAll(async () => {
+    stack = await startStack({ accounts: { [KEY]: seed } });
+    base = stack.sandbox.url;
+  });
+  afterAll(() => stack.close());
+
+  it('are the five named operations, in GraphiQL’s tab order', () => {
+    expect([...operations.keys()]).toEqual([
+      'TunnelsPage',
+      'OneTunnel',
+      'BackendModule',
+      'ReplaceBackend',
+      'DeleteBackend',
+    ]);
+    expect(ids).toBeDefined();
+  });
+
+  it('TunnelsPage pages through the tunnels, newest first', async () => {
+    const first = await stack.gql(doc('TunnelsPage'), { first: 2 });
+    const page = (first.body.data?.tunnels ?? {}) as {
+      edges: { cursor: string; node: unknown }[];
+      pageInfo: { hasNextPage: boolean; endCursor: string };
+    };
+    expect(first.body).toEqual({
+      data: {
+        tunnels: {
+          edges: tunnels.slice(0, 2).map((t) => ({ cursor: expect.any(String), node: tunnelFields(t) })),
+          pageInfo: { hasNextPage: true, endCursor: page.edges[1]?.cursor },
+        },
+      },
+    });
+    const next = await stack.gql(doc('TunnelsPage'), { first: 2, after: page.pageInfo.endCursor });
+    expect(next.body.data?.tunnels).toMatchObject({
+      edges: tunnels.slice(2, 4).map((t) => ({ node: tunnelFields(t) })),
+      pageInfo: { hasNextPage: true },
+    });
+  });
+
+  it('OneTunnel reads an agent tunnel and a labeled one, with every field', async () => {
+    const agent = tunnels.find((t) => t.proto !== undefined);
+    const labeled = tunnels.find((t) => t.labels !== undefined);
+    for (const t of [agent, labeled]) {
+      if (!t) throw new Error('the demo data lacks a kind of tunnel');
+      const { body } = await stack.gql(doc('OneTunnel'), { id: t.id });
+      expect(body).toEqual({
+        data: {
+          tunnel: {
+            ...tunnelFields(t),
+            tunnelSession: { id: t.tunnel_session.id, uri: `${base}/tunnel_sessions/${t.tunnel_session.id}` },
+            endpoint: t.endpoint ? { id: t.endpoint.id, uri: `${base}/endpoints/${t.endpoint.id}` } : null,
+            backends: t.backends ? t.backends.map((b) => ({ id: b.id, uri: backendUri(b.id) })) : null,
+          },
+        },
+      });
+    }
+  });
+
+  it('BackendModule, ReplaceBackend and DeleteBackend read, replace and remove a route’s module', async () => {
+    if (!ids) throw new Error('no example ids');
+    const route = { edgeId: ids.edgeId, routeId: ids.routeId };
+    const before = seed.edges?.[0]?.routes[0]?.backend;
+    expect((await stack.gql(doc('BackendModule'), route)).body).toEqual({
+      data: {
+        httpsEdgeRouteBackend: {
+          ...route,
+          enabled: true,
+          backend: { id: before?.backendId, uri: backendUri(before?.backendId ?? '') },
+        },
+      },
+    });
+
+    const replaced = await stack.gql(doc('ReplaceBackend'), { ...route, backendId: ids.backendId });
+    const module = {
+      ...route,
+      enabled: true,
+      backend: { id: ids.backendId, uri: backendUri(ids.backendId) },
+    };
+    expect(replaced.body).toEqual({
+      data: {
+        replaceHttpsEdgeRouteBackend: {
+          __typename: 'ReplaceHttpsEdgeRouteBackendPayload',
+          backendModule: module,
+        },
+      },
+    });
+    expect((await stack.gql(doc('BackendModule'), route)).body).toEqual({
+      data: { httpsEdgeRouteBackend: module },
+    });
+
+    const deleted = await stack.gql(doc('DeleteBackend'), route);
+    expect(deleted.body).toEqual({
+      data: { deleteHttpsEdgeRouteBackend: { __typename: 'DeleteHttpsEdgeRouteBackendPayload', ...route } },
+    });
+    expect((await stack.gql(doc('BackendModule'), route)).body).toEqual({
+      data: { httpsEdgeRouteBackend: null },
+    });
+  });
+
+  it('ReplaceBackend answers expected failures as data', async () => {
+    if (!ids) throw new Error('no example ids');
+    const bad = await stack.gql(doc('ReplaceBackend'), {
+      edgeId: ids.edgeId,
+      routeId: ids.routeId,
+      backendId: 'not-a-backend',
+    });
+    expect(bad.body.errors).toBeUndefined();
+    expect(bad.body.data?.replaceHttpsEdgeRouteBackend).toEqual({
+      __typename: 'InvalidInputError',
+      code: 'INVALID_INPUT',
+      message: 'backendId "not-a-backend" is not a backend id.',
+      field: 'backendId',
+    });
+  });
+});
