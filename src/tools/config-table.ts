@@ -8,10 +8,10 @@ const START = '<!-- config-table:start -->';
 const END = '<!-- config-table:end -->';
 
 export function configTable(): string {
-  const escape = (s: string) => s.replaceAll('|', '\\|');
+  const cell = (s: string) => s.replaceAll('|', '\\|');
   const rows = OPTIONS.map(
     (o) =>
-      `| \`${o.env}\` | \`${flagOf(o.env)}\` | ${o.defaultText ? escape(o.defaultText) : 'unset'} | ${escape(o.help)} |`,
+      `| \`${o.env}\` | \`${flagOf(o.env)}\` | ${o.defaultText ? cell(o.defaultText) : 'unset'} | ${cell(o.help)} |`,
   );
   return [START, '| variable | flag | default | meaning |', '|---|---|---|---|', ...rows, END].join('\n');
 }
