@@ -10,6 +10,8 @@ import { createLogger } from './log';
 
 interface Running {
   readonly url: string;
+  /** Writes one line where the start-up lines went (the log). */
+  readonly say: (line: string) => void;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function start(config: Config, log?: (line: string) => void): Promi
   );
   return {
     url,
+    say,
     /**
      * Graceful: stop accepting, let in-flight operations finish for up to SHUTDOWN_TIMEOUT_MS, then
      * cut what is left, close the upstream pool and the stand-in.
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: shutting down`);
+    running.say(`${signal}: shutting down`);
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),
