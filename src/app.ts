@@ -89,7 +89,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       events: combineEvents(metrics.events, requestTallyEvents, deps.events),
     });
   if (config.cacheTtlMs > 0) {
-    attachReadCache(transport, new ReadCache({ ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries }));
+    const cache = new ReadCache({ ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries });
+    attachReadCache(transport, cache);
   }
   const logger = deps.logger ?? silentLogger();
   const readiness = createReadinessProbe({

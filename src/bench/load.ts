@@ -89,7 +89,14 @@ export async function saturate(spec: LoadSpec): Promise<LoadResult> {
     ),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { ok, failed, seconds, rps: ok / seconds, p50: latencies.percentile(50), p99: latencies.percentile(99) };
+  return {
+    ok,
+    failed,
+    seconds,
+    rps: ok / seconds,
+    p50: latencies.percentile(50),
+    p99: latencies.percentile(99),
+  };
 }
 
 /**
@@ -145,5 +152,12 @@ export async function paced(spec: LoadSpec & { readonly rate: number }): Promise
   await Promise.all([...inFlight]);
   const seconds = (performance.now() - started) / 1000;
   await Promise.all(clients.map((c) => c.close()));
-  return { ok, failed, seconds, rps: ok / seconds, p50: latencies.percentile(50), p99: latencies.percentile(99) };
+  return {
+    ok,
+    failed,
+    seconds,
+    rps: ok / seconds,
+    p50: latencies.percentile(50),
+    p99: latencies.percentile(99),
+  };
 }

@@ -28,7 +28,9 @@ export class StandIn {
   }
 
   static async start(entry: string, keys: readonly string[]): Promise<StandIn> {
-    const child = fork(entry, [...keys.flatMap((k) => ['--keys', k])], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(entry, [...keys.flatMap((k) => ['--keys', k])], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const ready = await new Promise<StandInReply>((resolve, reject) => {
       child.once('message', resolve);
       child.once('exit', (code) => reject(new Error(`the stand-in exited with ${code} before it was ready`)));

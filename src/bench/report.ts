@@ -88,7 +88,18 @@ function table(head: readonly string[], body: readonly (readonly string[])[]): s
 
 export function rowsTable(rows: readonly Row[]): string {
   return table(
-    ['scenario', 'gateway', 'upstream latency', 'req/s', 'p50 ms', 'p99 ms', 'x rest-direct', 'calls/op (min)', 'CPU ms/op', 'peak RSS MB'],
+    [
+      'scenario',
+      'gateway',
+      'upstream latency',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'x rest-direct',
+      'calls/op (min)',
+      'CPU ms/op',
+      'peak RSS MB',
+    ],
     rows.map((r) => [
       r.scenario,
       r.gateway,

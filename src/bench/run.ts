@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { type Connection, type LoadResult, paced, saturate } from './load';
-import { cpuMs, type GatewayProcess, residentMb, sampleRss, StandIn, startGateway } from './processes';
+import { cpuMs, type GatewayProcess, residentMb, StandIn, sampleRss, startGateway } from './processes';
 import {
   type HalfLoad,
   machine,
@@ -32,11 +32,12 @@ const USAGE = `Usage: npm run bench [-- options]
 
   --quick             a short run (under a minute): 0 ms upstream latency only, no 60 s memory run
   --latency LIST      upstream latencies in ms, comma-separated (default 0,20; quick: 0)
-  --seconds N         measured seconds per row (default 10; quick: 3)
+  --seconds N         measured seconds per row (default 10; quick: 2)
   --connections N     concurrent connections (default 16)
   --soak N            seconds of the memory run (default 60; quick: 0 = none)
   --only LIST         these scenarios only (and rest-direct), no start-up timing; for profiling
   --cpu-prof DIR      write the gateways' CPU profiles (node --cpu-prof) into DIR
+  --node-arg ARG      a Node flag for the gateways, e.g. --node-arg=--max-old-space-size=64 (repeatable)
   --help              this text
 `;
 
@@ -67,6 +68,7 @@ function settingsOf(argv: readonly string[]): Settings | 'help' {
       soak: { type: 'string' },
       only: { type: 'string' },
       'cpu-prof': { type: 'string' },
+      'node-arg': { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
   });
@@ -75,24 +77,31 @@ function settingsOf(argv: readonly string[]): Settings | 'help' {
   const whole = (raw: string | undefined, fallback: number, min: number, max: number, name: string) => {
     if (raw === undefined) return fallback;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name}: a whole number from ${min} to ${max}`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`--${name}: a whole number from ${min} to ${max}`);
     return n;
   };
   const only = values.only?.split(',').map((s) => s.trim());
-  const latencies = (values.latency ?? (quick ? '0' : '0,20')).split(',').map((s) => whole(s, 0, 0, 1000, 'latency'));
+  const latencies = (values.latency ?? (quick ? '0' : '0,20'))
+    .split(',')
+    .map((s) => whole(s, 0, 0, 1000, 'latency'));
   return {
     mode: quick ? 'quick' : 'full',
     latencies,
     warmupSeconds: quick ? 1 : 3,
-    seconds: whole(values.seconds, quick ? 3 : 10, 1, 600, 'seconds'),
+    seconds: whole(values.seconds, quick ? 2 : 10, 1, 600, 'seconds'),
     connections: whole(values.connections, 16, 1, 256, 'connections'),
     soakSeconds: whole(values.soak, quick ? 0 : 60, 0, 3600, 'soak'),
     startupRuns: quick ? 3 : 5,
-    cacheScenarios: (quick ? ['list-20'] : ['list-20', 'list-20-distinct', 'by-id-10', 'list-then-read']).filter(
-      (name) => only === undefined || only.includes(name),
-    ),
+    cacheScenarios: (quick
+      ? ['list-20']
+      : ['list-20', 'list-20-distinct', 'by-id-10', 'list-then-read']
+    ).filter((name) => only === undefined || only.includes(name)),
     ...(only === undefined ? {} : { only }),
-    nodeArgs: values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`],
+    nodeArgs: [
+      ...(values['node-arg'] ?? []),
+      ...(values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]),
+    ],
   };
 }
 
@@ -113,12 +122,18 @@ class Bench {
     readonly settings: Settings,
     readonly standIn: StandIn,
   ) {
-    this.keys = Array.from({ length: settings.connections }, (_, i) => `bench-k${String(i).padStart(3, '0')}`);
+    this.keys = Array.from(
+      { length: settings.connections },
+      (_, i) => `bench-k${String(i).padStart(3, '0')}`,
+    );
     this.list = scenarios(standIn.account);
   }
 
   static allKeys(connections: number): string[] {
-    return [SHARED_KEY, ...Array.from({ length: connections }, (_, i) => `bench-k${String(i).padStart(3, '0')}`)];
+    return [
+      SHARED_KEY,
+      ...Array.from({ length: connections }, (_, i) => `bench-k${String(i).padStart(3, '0')}`),
+    ];
   }
 
   scenario(name: string): Scenario {
@@ -129,7 +144,9 @@ class Bench {
 
   get scenarios(): readonly Scenario[] {
     const only = this.settings.only;
-    return only === undefined ? this.list : this.list.filter((s) => s.name === 'rest-direct' || only.includes(s.name));
+    return only === undefined
+      ? this.list
+      : this.list.filter((s) => s.name === 'rest-direct' || only.includes(s.name));
   }
 
   urlOf(scenario: Scenario, gateway: GatewayProcess | undefined): string {
@@ -138,7 +155,11 @@ class Bench {
     return gateway.url;
   }
 
-  connectionsOf(scenario: Scenario, distinct = scenario.credentials === 'distinct', bodies?: string[]): Connection[] {
+  connectionsOf(
+    scenario: Scenario,
+    distinct = scenario.credentials === 'distinct',
+    bodies?: string[],
+  ): Connection[] {
     return Array.from({ length: this.settings.connections }, (_, i) => {
       const key = distinct ? (this.keys[i] ?? SHARED_KEY) : SHARED_KEY;
       const headers: Record<string, string> = { authorization: `Bearer ${key}` };
@@ -191,7 +212,8 @@ class Bench {
       credentials: Object.values(calls.byKey).filter((n) => n > 0).length,
     };
     this.rows.push(row);
-    if (result.failed > 0) this.problems.push(`${scenario.name} (${label}, ${latencyMs} ms): ${result.failed} failed requests`);
+    if (result.failed > 0)
+      this.problems.push(`${scenario.name} (${label}, ${latencyMs} ms): ${result.failed} failed requests`);
     log(
       `  ${scenario.name.padEnd(17)} ${label.padEnd(8)} ${String(latencyMs).padStart(3)} ms  ${row.rps.toFixed(0).padStart(6)} req/s  ` +
         `p50 ${row.p50.toFixed(2)}  p99 ${row.p99.toFixed(2)} ms  ${row.callsPerOp.toFixed(3)} calls/op  ${row.cpuMsPerOp.toFixed(3)} CPU ms/op  ` +
@@ -201,20 +223,29 @@ class Bench {
 
   /** rest-direct and list-20-distinct at half of list-20-distinct's peak rate. */
   async halfLoadAt(gateway: GatewayProcess, latencyMs: number): Promise<void> {
-    const peak = this.rows.find((r) => r.scenario === 'list-20-distinct' && r.gateway === 'default' && r.latencyMs === latencyMs);
+    const peak = this.rows.find(
+      (r) => r.scenario === 'list-20-distinct' && r.gateway === 'default' && r.latencyMs === latencyMs,
+    );
     if (!peak) return;
     const rate = peak.rps / 2;
     const at = async (name: string): Promise<LoadResult> => {
       const scenario = this.scenario(name);
-      const spec = { url: this.urlOf(scenario, gateway), connections: this.connectionsOf(scenario, true), rate };
+      const spec = {
+        url: this.urlOf(scenario, gateway),
+        connections: this.connectionsOf(scenario, true),
+        rate,
+      };
       await paced({ ...spec, seconds: this.settings.warmupSeconds });
       return paced({ ...spec, seconds: this.settings.seconds });
     };
     const rest = await at('rest-direct');
     const own = await at('list-20-distinct');
     this.halfLoad.push({ latencyMs, rate, restP99: rest.p99, gatewayP99: own.p99 });
-    if (rest.failed + own.failed > 0) this.problems.push(`half load (${latencyMs} ms): ${rest.failed + own.failed} failed`);
-    log(`  half load ${rate.toFixed(0)} req/s at ${latencyMs} ms: p99 rest-direct ${rest.p99.toFixed(2)} ms, list-20-distinct ${own.p99.toFixed(2)} ms`);
+    if (rest.failed + own.failed > 0)
+      this.problems.push(`half load (${latencyMs} ms): ${rest.failed + own.failed} failed`);
+    log(
+      `  half load ${rate.toFixed(0)} req/s at ${latencyMs} ms: p99 rest-direct ${rest.p99.toFixed(2)} ms, list-20-distinct ${own.p99.toFixed(2)} ms`,
+    );
   }
 
   /** Every operation at once, each connection its own credential; RSS once a second. */
@@ -229,27 +260,44 @@ class Bench {
     const startMb = median(samples.filter((s) => s.t >= window && s.t < 2 * window).map((s) => s.mb));
     const endMb = median(samples.filter((s) => s.t >= this.settings.soakSeconds - window).map((s) => s.mb));
     const peakMb = Math.max(...samples.map((s) => s.mb));
-    log(`  memory run ${this.settings.soakSeconds} s: ${result.rps.toFixed(0)} req/s, RSS ${startMb.toFixed(1)} → ${endMb.toFixed(1)} MB, peak ${peakMb.toFixed(1)} MB`);
+    log(
+      `  memory run ${this.settings.soakSeconds} s: ${result.rps.toFixed(0)} req/s, RSS ${startMb.toFixed(1)} → ${endMb.toFixed(1)} MB, peak ${peakMb.toFixed(1)} MB`,
+    );
     if (result.failed > 0) this.problems.push(`memory run: ${result.failed} failed requests`);
-    return { seconds: this.settings.soakSeconds, gateway: label, rps: result.rps, failed: result.failed, startMb, endMb, peakMb };
+    return {
+      seconds: this.settings.soakSeconds,
+      gateway: label,
+      rps: result.rps,
+      failed: result.failed,
+      startMb,
+      endMb,
+      peakMb,
+    };
   }
 }
 
 async function startups(settings: Settings, standIn: StandIn): Promise<Startup[]> {
   const modes: { mode: string; env: Record<string, string> }[] = [
-    { mode: 'node dist/main.js, NGROK_API_URL set', env: { NGROK_API_URL: standIn.url, NODE_ENV: 'production' } },
+    {
+      mode: 'node dist/main.js, NGROK_API_URL set',
+      env: { NGROK_API_URL: standIn.url, NODE_ENV: 'production' },
+    },
     { mode: 'node dist/main.js, embedded stand-in', env: {} },
   ];
   const out: Startup[] = [];
   for (const { mode, env } of modes) {
     const times: number[] = [];
     for (let i = 0; i < settings.startupRuns; i += 1) {
-      const gateway = await startGateway(GATEWAY_ENTRY, env, { headers: { authorization: `Bearer ${SHARED_KEY}` } });
+      const gateway = await startGateway(GATEWAY_ENTRY, env, {
+        headers: { authorization: `Bearer ${SHARED_KEY}` },
+      });
       times.push(gateway.startupMs);
       await gateway.stop();
     }
     out.push({ mode, runs: times.length, medianMs: median(times), maxMs: Math.max(...times) });
-    log(`  start-up (${mode}): median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`);
+    log(
+      `  start-up (${mode}): median ${median(times).toFixed(0)} ms, max ${Math.max(...times).toFixed(0)} ms`,
+    );
   }
   return out;
 }
@@ -301,7 +349,9 @@ function targets(report: Omit<Report, 'targets'>): Target[] {
         met: best.ratio > 1,
         detail:
           `coalescing only: ${list.ratio.toFixed(2)}x, ${list.callsPerOp.toFixed(3)} calls/op` +
-          (cached ? `; cache ${CACHE_TTL_MS} ms: ${cached.ratio.toFixed(2)}x, ${cached.callsPerOp.toFixed(4)} calls/op` : ''),
+          (cached
+            ? `; cache ${CACHE_TTL_MS} ms: ${cached.ratio.toFixed(2)}x, ${cached.callsPerOp.toFixed(4)} calls/op`
+            : ''),
       });
     }
   }
@@ -317,7 +367,11 @@ function targets(report: Omit<Report, 'targets'>): Target[] {
     });
   }
   for (const s of report.startup) {
-    out.push({ target: `start-up < 1 s (${s.mode})`, met: s.maxMs < 1000, detail: `median ${s.medianMs.toFixed(0)} ms, max ${s.maxMs.toFixed(0)} ms` });
+    out.push({
+      target: `start-up < 1 s (${s.mode})`,
+      met: s.maxMs < 1000,
+      detail: `median ${s.medianMs.toFixed(0)} ms, max ${s.maxMs.toFixed(0)} ms`,
+    });
   }
   return out;
 }
@@ -340,17 +394,24 @@ async function main(): Promise<void> {
   try {
     const bench = new Bench(settings, standIn);
     const base = { NGROK_API_URL: standIn.url, NODE_ENV: 'production' };
-    log(`bench (${settings.mode}): ${settings.connections} connections, ${settings.seconds} s per row after ${settings.warmupSeconds} s warm-up`);
+    log(
+      `bench (${settings.mode}): ${settings.connections} connections, ${settings.seconds} s per row after ${settings.warmupSeconds} s warm-up`,
+    );
     const nodeArgs = settings.nodeArgs;
     const plain = await startGateway(GATEWAY_ENTRY, base, { nodeArgs });
     gateways.push(plain);
-    const cached = await startGateway(GATEWAY_ENTRY, { ...base, CACHE_TTL_MS: String(CACHE_TTL_MS) }, { nodeArgs });
+    const cached = await startGateway(
+      GATEWAY_ENTRY,
+      { ...base, CACHE_TTL_MS: String(CACHE_TTL_MS) },
+      { nodeArgs },
+    );
     gateways.push(cached);
     for (const latencyMs of settings.latencies) {
       await standIn.setLatency(latencyMs);
       for (const scenario of bench.scenarios) await bench.measure(scenario, plain, 'default', latencyMs);
       await bench.halfLoadAt(plain, latencyMs);
-      for (const name of settings.cacheScenarios) await bench.measure(bench.scenario(name), cached, 'cache', latencyMs);
+      for (const name of settings.cacheScenarios)
+        await bench.measure(bench.scenario(name), cached, 'cache', latencyMs);
     }
     await standIn.setLatency(0);
     const soak = settings.soakSeconds > 0 ? await bench.soak(cached, 'cache') : undefined;
@@ -374,7 +435,9 @@ async function main(): Promise<void> {
     const text = markdown(report);
     mkdirSync(OUT_DIR, { recursive: true });
     const stamp = report.date.replace(/[:.]/g, '-');
-    for (const name of [`bench-${settings.mode}-${stamp}`, 'latest']) {
+    // A partial run (--only) is kept but does not replace the latest full table.
+    const names = [`bench-${settings.mode}-${stamp}`, ...(settings.only === undefined ? ['latest'] : [])];
+    for (const name of names) {
       writeFileSync(`${OUT_DIR}/${name}.json`, `${JSON.stringify(report, null, 2)}\n`);
       writeFileSync(`${OUT_DIR}/${name}.md`, text);
     }
@@ -382,7 +445,7 @@ async function main(): Promise<void> {
     log(rowsTable(report.rows));
     log('');
     log(text.slice(text.indexOf('### p99')));
-    log(`Written to bench-results/latest.{md,json} and bench-results/bench-${settings.mode}-${stamp}.*`);
+    log(`Written to ${names.map((n) => `bench-results/${n}.{md,json}`).join(' and ')}`);
     log(`Took ${((performance.now() - began) / 1000).toFixed(0)} s.`);
     if (bench.problems.length > 0) process.exitCode = 1;
   } finally {

@@ -1,6 +1,6 @@
 // What the benchmark sends: the REST baseline and the GraphQL operations a dashboard makes,
 // each with the check that its answer is right and the fewest upstream calls it can cost.
-import { newId, type AccountSeed } from '../sandbox';
+import { type AccountSeed, newId } from '../sandbox';
 
 export interface Scenario {
   readonly name: string;
@@ -43,7 +43,10 @@ const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.lengt
 export function scenarios(account: AccountSeed): Scenario[] {
   // Newest first, as the upstream lists them (ids sort by creation time); ids past the first page
   // are never primed by a list.
-  const ids = (account.tunnels ?? []).map((t) => t.id).sort().reverse();
+  const ids = (account.tunnels ?? [])
+    .map((t) => t.id)
+    .sort()
+    .reverse();
   if (ids.length < 40) throw new Error('the stand-in account needs at least 40 tunnels');
   const edge = account.edges?.[0];
   const route = edge?.routes.find((r) => r.backend !== undefined);
@@ -117,9 +120,12 @@ export function scenarios(account: AccountSeed): Scenario[] {
       summary: 'nodes(ids) of 20: 14 tunnels, 3 unknown tunnel ids, 3 ids of other types',
       target: 'gateway',
       path: '/graphql',
-      body: graphql(`query Mixed($ids: [ID!]!) { nodes(ids: $ids) { id ... on Tunnel { ${TUNNEL_FIELDS} } } }`, {
-        ids: mixed,
-      }),
+      body: graphql(
+        `query Mixed($ids: [ID!]!) { nodes(ids: $ids) { id ... on Tunnel { ${TUNNEL_FIELDS} } } }`,
+        {
+          ids: mixed,
+        },
+      ),
       credentials: 'shared',
       minimumCalls: 17,
       check: (status, json) => {
@@ -166,7 +172,9 @@ export function scenarios(account: AccountSeed): Scenario[] {
         const data = dataOf(status, json);
         if (typeof data === 'string') return data;
         const typename = field(data.replaceHttpsEdgeRouteBackend, '__typename');
-        return typename === 'ReplaceHttpsEdgeRouteBackendPayload' ? undefined : `answered ${String(typename)}`;
+        return typename === 'ReplaceHttpsEdgeRouteBackendPayload'
+          ? undefined
+          : `answered ${String(typename)}`;
       },
     },
   ];

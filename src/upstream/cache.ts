@@ -50,6 +50,11 @@ export class ReadCache {
     return this.entries.size;
   }
 
+  /** Credentials with entries or reads under way: bounded by the entries plus the reads. */
+  get credentials(): number {
+    return this.buckets.size;
+  }
+
   /**
    * The cached answer for this credential and path, or `fetch()`'s, which is then cached (with
    * the `related` answers it also tells, e.g. each listed tunnel under its own path) unless a
@@ -66,7 +71,7 @@ export class ReadCache {
     if (hit) return hit.value as T;
     const bucket = this.bucket(credential);
     const under = this.fetching.get(key);
-    if (under) return under.promise as Promise<T>;
+    if (under?.generation === bucket.generation) return under.promise as Promise<T>;
     if (under) {
       // Started before a write through this credential: its answer may predate the write, and the
       // transport would hand it to an identical call made now. Let it end, then ask again.

@@ -1,5 +1,6 @@
 // The upstream as the rest of the gateway sees it: one client per credential over a shared transport.
 import { GatewayError } from '../errors';
+import type { ReadCache } from './cache';
 import {
   type BackendModuleInput,
   deleteBackendModule,
@@ -7,7 +8,6 @@ import {
   type RouteKey,
   replaceBackendModule,
 } from './edges';
-import type { ReadCache } from './cache';
 import { credentialKey, type UpstreamTransport } from './http';
 import { getTunnel, listTunnels, type TunnelPageRequest } from './tunnels';
 import type { BackendModule, Tunnel, TunnelPage } from './types';

@@ -10,7 +10,11 @@ const seed = (tunnelSeed: number): AccountSeed => ({ tunnels: makeTunnels(30, { 
 const LIST = `query { tunnels(first: 20) { edges { node { ${TUNNEL_FIELDS} } } } }`;
 const ONE = 'query($id: ID!) { tunnel(id: $id) { id region } }';
 
-const newestIds = (account: AccountSeed): string[] => (account.tunnels ?? []).map((t) => t.id).sort().reverse();
+const newestIds = (account: AccountSeed): string[] =>
+  (account.tunnels ?? [])
+    .map((t) => t.id)
+    .sort()
+    .reverse();
 
 describe('upstream calls per operation', () => {
   let stack: Stack;
@@ -54,7 +58,8 @@ describe('upstream calls per operation', () => {
       [() => stack.gql(ONE, { id }), () => stack.gql(ONE, { id })],
     );
     expect(stack.sandbox.calls('getTunnel')).toBe(1);
-    for (const answer of answers) expect(answer.body.data).toEqual({ tunnel: { id, region: expect.any(String) } });
+    for (const answer of answers)
+      expect(answer.body.data).toEqual({ tunnel: { id, region: expect.any(String) } });
   });
 
   it('does not coalesce the same read of two credentials: each gets its own data', async () => {
@@ -66,7 +71,7 @@ describe('upstream calls per operation', () => {
     expect(stack.sandbox.calls('listTunnels', KEY)).toBe(1);
     expect(stack.sandbox.calls('listTunnels', OTHER_KEY)).toBe(1);
     const firstId = (r: typeof mine) =>
-      (r?.body.data?.tunnels as { edges: { node: { id: string } }[] }).edges[0]?.node.id;
+      ((r?.body.data?.tunnels ?? { edges: [] }) as { edges: { node: { id: string } }[] }).edges[0]?.node.id;
     expect(firstId(mine)).toBe(newestIds(stack.sandbox.account(KEY))[0]);
     expect(firstId(theirs)).toBe(newestIds(stack.sandbox.account(OTHER_KEY))[0]);
   });
@@ -103,10 +108,15 @@ describe('upstream calls per operation', () => {
   });
 
   it('nodes(ids) calls once per existing or unknown tunnel id and never for ids of other types', async () => {
-    const ids = [...newestIds(stack.sandbox.account(KEY)).slice(20, 24), newId('tn'), newId('edghts'), newId('edghtsrt')];
+    const ids = [
+      ...newestIds(stack.sandbox.account(KEY)).slice(20, 24),
+      newId('tn'),
+      newId('edghts'),
+      newId('edghtsrt'),
+    ];
     const { body } = await stack.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
     expect(body.errors).toBeUndefined();
-    expect((body.data?.nodes as unknown[]).filter((n) => n !== null)).toHaveLength(4);
+    expect(((body.data?.nodes ?? []) as unknown[]).filter((n) => n !== null)).toHaveLength(4);
     expect(stack.sandbox.calls()).toBe(5);
   });
 });
