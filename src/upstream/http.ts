@@ -190,7 +190,11 @@ export class UpstreamTransport {
   send(apiKey: string, request: UpstreamRequest): Promise<UpstreamResponse> {
     const path = this.pathOf(request);
     const credential = credentialKey(apiKey);
-    if (request.method !== 'GET') return this.perform(apiKey, credential, request, path);
+    if (request.method !== 'GET') {
+      // A read that starts once a write has begun must not join an answer that may predate it.
+      this.forgetReads(credential);
+      return this.perform(apiKey, credential, request, path).finally(() => this.forgetReads(credential));
+    }
     const key = `${credential} ${path}`;
     const pending = this.inFlight.get(key);
     if (pending) {
@@ -199,9 +203,17 @@ export class UpstreamTransport {
       // The call keeps the deadline of the operation that started it; this one may end sooner.
       return untilDeadline(pending, currentDeadline());
     }
-    const promise = this.perform(apiKey, credential, request, path).finally(() => this.inFlight.delete(key));
+    const promise: Promise<UpstreamResponse> = this.perform(apiKey, credential, request, path).finally(() => {
+      if (this.inFlight.get(key) === promise) this.inFlight.delete(key);
+    });
     this.inFlight.set(key, promise);
     return promise;
+  }
+
+  /** Detaches this credential's in-flight reads: their callers still get them, later reads do not. */
+  private forgetReads(credential: string): void {
+    const prefix = `${credential} `;
+    for (const key of this.inFlight.keys()) if (key.startsWith(prefix)) this.inFlight.delete(key);
   }
 
   /** Waits for in-flight upstream calls, then closes the pool. */

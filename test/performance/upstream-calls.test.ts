@@ -62,6 +62,34 @@ describe('upstream calls per operation', () => {
       expect(answer.body.data).toEqual({ tunnel: { id, region: expect.any(String) } });
   });
 
+  it('a read that starts after a write never joins a read that was in flight before it', async () => {
+    const edgeId = newId('edghts');
+    const routeId = newId('edghtsrt');
+    const [before, after] = [newId('bkdtg'), newId('bkdtg')];
+    const key = 'writer-key-0123456789';
+    stack.sandbox.seed(key, {
+      edges: [{ id: edgeId, routes: [{ id: routeId, backend: { backendId: before, enabled: true } }] }],
+      backends: [before, after],
+    });
+    const READ = `{ httpsEdgeRouteBackend(edgeId: "${edgeId}", routeId: "${routeId}") { backend { id } } }`;
+    stack.sandbox.setLatency('getBackend', 300);
+    const early = stack.gql(READ, {}, { key });
+    while (stack.sandbox.calls('getBackend') === 0) await sleep(5);
+    const write = await stack.gql(
+      `mutation { replaceHttpsEdgeRouteBackend(input: { edgeId: "${edgeId}", routeId: "${routeId}", backendId: "${after}" }) { __typename } }`,
+      {},
+      { key },
+    );
+    expect(write.body.data).toEqual({
+      replaceHttpsEdgeRouteBackend: { __typename: 'ReplaceHttpsEdgeRouteBackendPayload' },
+    });
+    const late = await stack.gql(READ, {}, { key });
+    expect(late.body.data).toEqual({ httpsEdgeRouteBackend: { backend: { id: after } } });
+    // The stand-in reads its state after the added latency, so the early read may see either.
+    expect((await early).body.errors).toBeUndefined();
+    expect(stack.sandbox.calls('getBackend')).toBe(2);
+  });
+
   it('does not coalesce the same read of two credentials: each gets its own data', async () => {
     stack.sandbox.setLatency('listTunnels', 400);
     const [mine, theirs] = await whileFirstInFlight(
