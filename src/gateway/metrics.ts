@@ -57,6 +57,12 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
     labelNames: ['route'] as const,
     registers: [registry],
   });
+  const cacheHits = new Counter({
+    name: 'gateway_upstream_cache_hits_total',
+    help: 'Reads answered by the per-credential read cache (CACHE_TTL_MS) without calling the ngrok API.',
+    labelNames: ['route'] as const,
+    registers: [registry],
+  });
   const retries = new Counter({
     name: 'gateway_upstream_retries_total',
     help: 'Calls to the ngrok API retried after a failure, by route.',
@@ -83,6 +89,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
     },
     coalesced({ route }) {
       coalesced.inc({ route });
+    },
+    cacheHit({ route }) {
+      cacheHits.inc({ route });
     },
     retry({ route }) {
       retries.inc({ route });

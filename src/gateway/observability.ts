@@ -19,6 +19,8 @@ export interface UpstreamTally {
   calls: number;
   /** GETs that joined an identical call in flight. */
   coalesced: number;
+  /** Reads the read cache answered (CACHE_TTL_MS). */
+  cached: number;
   retries: number;
 }
 
@@ -53,6 +55,10 @@ export const requestTallyEvents: UpstreamEvents = {
   coalesced() {
     const r = requests.getStore();
     if (r) r.upstream.coalesced += 1;
+  },
+  cacheHit() {
+    const r = requests.getStore();
+    if (r) r.upstream.cached += 1;
   },
   retry() {
     const r = requests.getStore();
@@ -126,7 +132,7 @@ export function useRequestLog(logger: Logger): Plugin {
         const record: RequestRecord = {
           id: requestIdOf(request.headers.get(REQUEST_ID_HEADER)),
           started: performance.now(),
-          upstream: { calls: 0, coalesced: 0, retries: 0 },
+          upstream: { calls: 0, coalesced: 0, cached: 0, retries: 0 },
           graphql: false,
           requested: [],
           executed: [],

@@ -41,6 +41,8 @@ export interface UpstreamEvents {
   attempt?(e: { route: RouteName; method: Method; status?: number; code?: string; durationMs: number }): void;
   /** An identical in-flight GET was joined instead of sent. */
   coalesced?(e: { route: RouteName }): void;
+  /** A read was answered by the read cache (CACHE_TTL_MS) without a call of its own. */
+  cacheHit?(e: { route: RouteName }): void;
   /**
    * A failed attempt will be retried after `delayMs`. `attempt` is the number of the attempt about
    * to be made (2 for the first retry); `code` and `status` say why the previous one failed.
@@ -214,6 +216,11 @@ export class UpstreamTransport {
   private forgetReads(credential: string): void {
     const prefix = `${credential} `;
     for (const key of this.inFlight.keys()) if (key.startsWith(prefix)) this.inFlight.delete(key);
+  }
+
+  /** Reports a read the cache above this transport answered (see upstream/index.ts). */
+  noteCacheHit(route: RouteName): void {
+    this.options.events?.cacheHit?.({ route });
   }
 
   /** Waits for in-flight upstream calls, then closes the pool. */

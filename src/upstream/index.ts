@@ -8,7 +8,7 @@ import {
   type RouteKey,
   replaceBackendModule,
 } from './edges';
-import { credentialKey, type UpstreamTransport } from './http';
+import { credentialKey, type RouteName, type UpstreamTransport } from './http';
 import { getTunnel, listTunnels, type TunnelPageRequest } from './tunnels';
 import type { BackendModule, Tunnel, TunnelPage } from './types';
 
@@ -57,27 +57,50 @@ export class NgrokClient {
     return this.digest;
   }
 
+  /** A read through the cache when there is one; a hit (no call of its own) is reported as such. */
+  private async cached<T>(
+    route: RouteName,
+    path: string,
+    fetch: () => Promise<T>,
+    related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
+  ): Promise<T> {
+    if (!this.cache) return fetch();
+    let called = false;
+    const value = await this.cache.read(
+      this.credential,
+      path,
+      () => {
+        called = true;
+        return fetch();
+      },
+      related,
+    );
+    if (!called) this.transport.noteCacheHit(route);
+    return value;
+  }
+
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
     const apiKey = this.apiKey;
-    const fetch = () => listTunnels(this.transport, apiKey, page);
-    if (!this.cache) return fetch();
     const query = `limit=${page.limit}${page.beforeId === undefined ? '' : `&before_id=${segment(page.beforeId)}`}`;
     // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
-    return this.cache.read(this.credential, `/tunnels?${query}`, fetch, (result) =>
-      result.tunnels.map((t) => [tunnelPath(t.id), t] as const),
+    return this.cached(
+      'listTunnels',
+      `/tunnels?${query}`,
+      () => listTunnels(this.transport, apiKey, page),
+      (result) => result.tunnels.map((t) => [tunnelPath(t.id), t] as const),
     );
   }
 
   getTunnel(id: string): Promise<Tunnel | null> {
     const apiKey = this.apiKey;
-    const fetch = () => getTunnel(this.transport, apiKey, id);
-    return this.cache ? this.cache.read(this.credential, tunnelPath(id), fetch) : fetch();
+    return this.cached('getTunnel', tunnelPath(id), () => getTunnel(this.transport, apiKey, id));
   }
 
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
     const apiKey = this.apiKey;
-    const fetch = () => getBackendModule(this.transport, apiKey, route);
-    return this.cache ? this.cache.read(this.credential, backendPath(route), fetch) : fetch();
+    return this.cached('getBackend', backendPath(route), () =>
+      getBackendModule(this.transport, apiKey, route),
+    );
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {

@@ -145,3 +145,23 @@ describe('/metrics', () => {
     }
   });
 });
+
+describe('/metrics with the read cache on', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ accounts: { [KEY]: { tunnels } }, env: { CACHE_TTL_MS: '60000' } });
+  });
+  afterAll(() => stack.close());
+
+  it('counts reads the cache answered, by route, and logs none as calls', async () => {
+    await stack.gql(PAGE);
+    await stack.gql(ONE, { id: id(1) });
+    await stack.gql(ONE, { id: id(1) });
+    expect(stack.sandbox.calls()).toBe(1);
+    const text = await (await fetch(stack.url.replace(/\/graphql$/, '/metrics'))).text();
+    expect(sample(text, 'gateway_upstream_cache_hits_total', { route: 'getTunnel' })).toBe(2);
+    expect(
+      sample(text, 'gateway_upstream_requests_total', { route: 'listTunnels', method: 'GET', status: '200' }),
+    ).toBe(1);
+  });
+});
