@@ -37,7 +37,7 @@ const USAGE = `Usage: npm run bench [-- options]
   --soak N            seconds of the memory run (default 60; quick: 0 = none)
   --only LIST         these scenarios only (and rest-direct), no start-up timing; for profiling
   --cpu-prof DIR      write the gateways' CPU profiles (node --cpu-prof) into DIR
-  --node-arg ARG      a Node flag for the gateways, e.g. --node-arg=--max-old-space-size=64 (repeatable)
+  --node-arg ARG      a Node flag for the gateways (repeatable; default --max-old-space-size=128, as npm start)
   --help              this text
 `;
 
@@ -99,7 +99,8 @@ function settingsOf(argv: readonly string[]): Settings | 'help' {
     ).filter((name) => only === undefined || only.includes(name)),
     ...(only === undefined ? {} : { only }),
     nodeArgs: [
-      ...(values['node-arg'] ?? []),
+      // The heap size `npm start` and the container recipe give the gateway (see the README).
+      ...(values['node-arg'] ?? ['--max-old-space-size=128']),
       ...(values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]),
     ],
   };
