@@ -8,7 +8,7 @@ import { type Config, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/log';
 import { type AccountSeed, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
 import type { UpstreamEvents } from '../../src/upstream/http';
-import { type GqlResult, KEY, listen } from '../support/stack';
+import { type GqlResult, KEY, listen, postGraphQL } from '../support/stack';
 
 export { KEY, OTHER_KEY } from '../support/stack';
 
@@ -96,23 +96,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     logs,
     relay,
     of: (hook) => events.filter(([h]) => h === hook).map(([, p]) => p) as never,
-    async gql(query, variables, { key = KEY, headers = {} } = {}) {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/graphql-response+json, application/json',
-          ...(key === null ? {} : { authorization: `Bearer ${key}` }),
-          ...headers,
-        },
-        body: JSON.stringify({ query, variables }),
-      });
-      return {
-        status: response.status,
-        body: (await response.json()) as GqlResult['body'],
-        headers: response.headers,
-      };
-    },
+    gql: (query, variables, options) => postGraphQL(url, query, variables, options),
     async raw({ search = '', ...init }) {
       const response = await fetch(`${url}${search}`, init);
       return { status: response.status, text: await response.text(), headers: response.headers };

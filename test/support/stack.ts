@@ -30,6 +30,30 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/** POSTs an operation to a gateway over HTTP; `key` goes in the Authorization header (null: none). */
+export async function postGraphQL(
+  url: string,
+  query: string,
+  variables?: Record<string, unknown>,
+  { key = KEY, headers = {} }: { key?: string | null; headers?: Record<string, string> } = {},
+): Promise<GqlResult> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+      ...headers,
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  return {
+    status: response.status,
+    body: (await response.json()) as GqlResult['body'],
+    headers: response.headers,
+  };
+}
+
 export async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -56,23 +80,7 @@ export async function startStack(
     sandbox,
     gateway,
     url,
-    async gql(query, variables, { key = KEY, headers = {} } = {}) {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/graphql-response+json, application/json',
-          ...(key === null ? {} : { authorization: `Bearer ${key}` }),
-          ...headers,
-        },
-        body: JSON.stringify({ query, variables }),
-      });
-      return {
-        status: response.status,
-        body: (await response.json()) as GqlResult['body'],
-        headers: response.headers,
-      };
-    },
+    gql: (query, variables, options) => postGraphQL(url, query, variables, options),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
