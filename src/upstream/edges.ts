@@ -1,6 +1,6 @@
 // The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
 import { InvalidInputError, NotFoundError, UpstreamError } from '../errors';
-import type { UpstreamTransport } from './http';
+import type { UpstreamRequest, UpstreamTransport } from './http';
 import { type BackendModule, parseBackendModule } from './types';
 
 export interface RouteKey {
@@ -15,6 +15,12 @@ export interface BackendModuleInput {
 }
 
 const segmentsOf = (route: RouteKey) => ['edges', 'https', route.edgeId, 'routes', route.routeId, 'backend'];
+
+export const getBackendRequest = (route: RouteKey): UpstreamRequest => ({
+  route: 'getBackend',
+  method: 'GET',
+  segments: segmentsOf(route),
+});
 
 // Upstream validation codes that name the input at fault.
 const FIELD_BY_ERROR_CODE: Record<string, string> = {
@@ -63,11 +69,7 @@ export async function getBackendModule(
   route: RouteKey,
 ): Promise<BackendModule | null> {
   try {
-    const response = await transport.send(apiKey, {
-      route: 'getBackend',
-      method: 'GET',
-      segments: segmentsOf(route),
-    });
+    const response = await transport.send(apiKey, getBackendRequest(route));
     const module = parseBackendModule(response.json);
     return module.backend ? module : null;
   } catch (error) {

@@ -5,11 +5,18 @@ import {
   type BackendModuleInput,
   deleteBackendModule,
   getBackendModule,
+  getBackendRequest,
   type RouteKey,
   replaceBackendModule,
 } from './edges';
-import { credentialKey, type RouteName, type UpstreamTransport } from './http';
-import { getTunnel, listTunnels, type TunnelPageRequest } from './tunnels';
+import { credentialKey, type UpstreamRequest, type UpstreamTransport } from './http';
+import {
+  getTunnel,
+  getTunnelRequest,
+  listTunnels,
+  listTunnelsRequest,
+  type TunnelPageRequest,
+} from './tunnels';
 import type { BackendModule, Tunnel, TunnelPage } from './types';
 
 export { ReadCache, type ReadCacheOptions } from './cache';
@@ -26,11 +33,6 @@ const readCaches = new WeakMap<UpstreamTransport, ReadCache>();
 export function attachReadCache(transport: UpstreamTransport, cache: ReadCache): void {
   readCaches.set(transport, cache);
 }
-
-const segment = encodeURIComponent;
-const tunnelPath = (id: string) => `/tunnels/${segment(id)}`;
-const backendPath = (route: RouteKey) =>
-  `/edges/https/${segment(route.edgeId)}/routes/${segment(route.routeId)}/backend`;
 
 export class NgrokClient {
   private readonly cache: ReadCache | undefined;
@@ -57,10 +59,12 @@ export class NgrokClient {
     return this.digest;
   }
 
-  /** A read through the cache when there is one; a hit (no call of its own) is reported as such. */
+  /**
+   * A read through the cache when there is one, keyed by the request's path; a hit (no call of its
+   * own) is reported as such.
+   */
   private async cached<T>(
-    route: RouteName,
-    path: string,
+    request: UpstreamRequest,
     fetch: () => Promise<T>,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
@@ -68,39 +72,35 @@ export class NgrokClient {
     let called = false;
     const value = await this.cache.read(
       this.credential,
-      path,
+      this.transport.pathOf(request),
       () => {
         called = true;
         return fetch();
       },
       related,
     );
-    if (!called) this.transport.noteCacheHit(route);
+    if (!called) this.transport.noteCacheHit(request.route);
     return value;
   }
 
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
     const apiKey = this.apiKey;
-    const query = `limit=${page.limit}${page.beforeId === undefined ? '' : `&before_id=${segment(page.beforeId)}`}`;
     // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
     return this.cached(
-      'listTunnels',
-      `/tunnels?${query}`,
+      listTunnelsRequest(page),
       () => listTunnels(this.transport, apiKey, page),
-      (result) => result.tunnels.map((t) => [tunnelPath(t.id), t] as const),
+      (result) => result.tunnels.map((t) => [this.transport.pathOf(getTunnelRequest(t.id)), t] as const),
     );
   }
 
   getTunnel(id: string): Promise<Tunnel | null> {
     const apiKey = this.apiKey;
-    return this.cached('getTunnel', tunnelPath(id), () => getTunnel(this.transport, apiKey, id));
+    return this.cached(getTunnelRequest(id), () => getTunnel(this.transport, apiKey, id));
   }
 
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
     const apiKey = this.apiKey;
-    return this.cached('getBackend', backendPath(route), () =>
-      getBackendModule(this.transport, apiKey, route),
-    );
+    return this.cached(getBackendRequest(route), () => getBackendModule(this.transport, apiKey, route));
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {

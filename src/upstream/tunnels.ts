@@ -1,6 +1,6 @@
 // The tunnels resource: GET /tunnels (newest first, limit/before_id paging) and GET /tunnels/{id}.
 import { UpstreamError } from '../errors';
-import type { UpstreamTransport } from './http';
+import type { UpstreamRequest, UpstreamTransport } from './http';
 import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './types';
 
 export interface TunnelPageRequest {
@@ -10,17 +10,25 @@ export interface TunnelPageRequest {
   readonly beforeId?: string;
 }
 
+export const listTunnelsRequest = (page: TunnelPageRequest): UpstreamRequest => ({
+  route: 'listTunnels',
+  method: 'GET',
+  segments: ['tunnels'],
+  query: { limit: page.limit, before_id: page.beforeId },
+});
+
+export const getTunnelRequest = (id: string): UpstreamRequest => ({
+  route: 'getTunnel',
+  method: 'GET',
+  segments: ['tunnels', id],
+});
+
 export async function listTunnels(
   transport: UpstreamTransport,
   apiKey: string,
   page: TunnelPageRequest,
 ): Promise<TunnelPage> {
-  const response = await transport.send(apiKey, {
-    route: 'listTunnels',
-    method: 'GET',
-    segments: ['tunnels'],
-    query: { limit: page.limit, before_id: page.beforeId },
-  });
+  const response = await transport.send(apiKey, listTunnelsRequest(page));
   return parseTunnelPage(response.json);
 }
 
@@ -31,11 +39,7 @@ export async function getTunnel(
   id: string,
 ): Promise<Tunnel | null> {
   try {
-    const response = await transport.send(apiKey, {
-      route: 'getTunnel',
-      method: 'GET',
-      segments: ['tunnels', id],
-    });
+    const response = await transport.send(apiKey, getTunnelRequest(id));
     return parseTunnel(response.json);
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return null;
