@@ -61,33 +61,34 @@ export class NgrokClient {
 
   /**
    * A read through the cache when there is one, keyed by the request's path; a hit (no call of its
-   * own) is reported as such.
+   * own) is reported as such. Without a cache it is the plain call, with nothing added.
    */
-  private async cached<T>(
-    request: UpstreamRequest,
+  private cached<T>(
+    request: () => UpstreamRequest,
     fetch: () => Promise<T>,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
-    if (!this.cache) return fetch();
+    const cache = this.cache;
+    if (!cache) return fetch();
+    const upstreamRequest = request();
     let called = false;
-    const value = await this.cache.read(
-      this.credential,
-      this.transport.pathOf(request),
-      () => {
-        called = true;
-        return fetch();
-      },
-      related,
-    );
-    if (!called) this.transport.noteCacheHit(request.route);
-    return value;
+    const counted = () => {
+      called = true;
+      return fetch();
+    };
+    return cache
+      .read(this.credential, this.transport.pathOf(upstreamRequest), counted, related)
+      .then((value) => {
+        if (!called) this.transport.noteCacheHit(upstreamRequest.route);
+        return value;
+      });
   }
 
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
     const apiKey = this.apiKey;
     // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
     return this.cached(
-      listTunnelsRequest(page),
+      () => listTunnelsRequest(page),
       () => listTunnels(this.transport, apiKey, page),
       (result) => result.tunnels.map((t) => [this.transport.pathOf(getTunnelRequest(t.id)), t] as const),
     );
@@ -95,12 +96,18 @@ export class NgrokClient {
 
   getTunnel(id: string): Promise<Tunnel | null> {
     const apiKey = this.apiKey;
-    return this.cached(getTunnelRequest(id), () => getTunnel(this.transport, apiKey, id));
+    return this.cached(
+      () => getTunnelRequest(id),
+      () => getTunnel(this.transport, apiKey, id),
+    );
   }
 
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
     const apiKey = this.apiKey;
-    return this.cached(getBackendRequest(route), () => getBackendModule(this.transport, apiKey, route));
+    return this.cached(
+      () => getBackendRequest(route),
+      () => getBackendModule(this.transport, apiKey, route),
+    );
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {
