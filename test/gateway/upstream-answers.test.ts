@@ -245,3 +245,87 @@ describe('URL building', () => {
     await transport.close();
   });
 });
+
+describe('paging against an upstream that pages loosely', () => {
+  // A bare upstream that answers at most 7 tunnels a page whatever the limit, and a non-null
+  // next_page_uri on its last page (which leads to an empty page): both allowed by the contract.
+  const all = makeTunnels(23, { seed: 31 });
+  const listCalls: string[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    res.setHeader('content-type', 'application/json');
+    listCalls.push(url.search);
+    const limit = Number(url.searchParams.get('limit') ?? 100);
+    const before = url.searchParams.get('before_id');
+    const older = before === null ? all : all.filter((t) => t.id < before);
+    const page = older.slice(0, Math.min(limit, 7));
+    const last = page.at(-1);
+    res.end(
+      JSON.stringify({
+        tunnels: page,
+        uri: 'http://x/tunnels',
+        next_page_uri: last ? `http://x/tunnels?before_id=${last.id}&limit=${limit}` : null,
+      }),
+    );
+  });
+  let url: string;
+  let gateway: ReturnType<typeof createGateway>;
+  let front: ReturnType<typeof createServer>;
+
+  beforeAll(async () => {
+    const upstream = await listen(server);
+    gateway = createGateway(loadConfig({ NODE_ENV: 'test', NGROK_API_URL: upstream }));
+    front = createServer(gateway.yoga);
+    url = `${await listen(front)}/graphql`;
+  });
+  afterAll(async () => {
+    front.closeAllConnections();
+    server.closeAllConnections();
+    await new Promise((r) => front.close(r));
+    await new Promise((r) => server.close(r));
+    await gateway.close();
+  });
+
+  const page = async (first: number, after?: string) => {
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` },
+      body: JSON.stringify({
+        query:
+          'query($first: Int, $after: String) { tunnels(first: $first, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }',
+        variables: { first, after },
+      }),
+    });
+    const body = (await r.json()) as {
+      data: { tunnels: { nodes: { id: string }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } };
+    };
+    return body.data.tunnels;
+  };
+
+  it('fills a page from short upstream pages and walks the list once, hasNextPage exact', async () => {
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      listCalls.length = 0;
+      const result = await page(10, after);
+      // Full pages of 10 although the upstream never sends more than 7 at once.
+      expect(result.nodes).toHaveLength(Math.min(10, all.length - seen.length));
+      seen.push(...result.nodes.map((n) => n.id));
+      expect(result.pageInfo.hasNextPage).toBe(seen.length < all.length);
+      if (!result.pageInfo.hasNextPage) break;
+      after = result.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(all.map((t) => t.id));
+  });
+
+  it('a non-null next_page_uri that leads to an empty page is not a next page', async () => {
+    listCalls.length = 0;
+    const result = await page(3, undefined);
+    expect(result.nodes).toHaveLength(3);
+    expect(result.pageInfo.hasNextPage).toBe(true);
+    // The last 2 tunnels: the upstream still hands out a next_page_uri; the gateway looks and finds nothing.
+    const tail = await page(5, Buffer.from(`tunnel:${all[20]?.id}`).toString('base64url'));
+    expect(tail.nodes.map((n) => n.id)).toEqual([all[21]?.id, all[22]?.id]);
+    expect(tail.pageInfo.hasNextPage).toBe(false);
+  });
+});
