@@ -4,7 +4,7 @@ import { type DefinitionNode, Kind, type OperationDefinitionNode } from 'graphql
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config';
 import { type Context, createContext } from './context';
-import { GatewayError } from './errors';
+import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
 import { createMaskError, toGraphQLError } from './gateway/errors';
 import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
@@ -22,7 +22,7 @@ import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/pers
 import { securityOptions, securityPlugins } from './gateway/security';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
-import { attachReadCache, ReadCache, UpstreamTransport } from './upstream';
+import { ReadCache, UpstreamTransport } from './upstream';
 import type { UpstreamEvents } from './upstream/http';
 
 export interface GatewayDeps {
@@ -57,9 +57,7 @@ const accessControl: Plugin<Context> = {
     const ctx = args.contextValue;
     let refusal: GatewayError | undefined;
     if (!ctx.authenticated && !onlyIntrospection(operation)) {
-      refusal = new GatewayError('UNAUTHENTICATED', 'Send "Authorization: Bearer <token>".', {
-        httpStatus: 401,
-      });
+      refusal = missingCredential();
     } else if (operation.operation === 'mutation' && !ctx.scopes.includes('write')) {
       refusal = new GatewayError('FORBIDDEN', 'This token may read but not write.', { httpStatus: 403 });
     }
@@ -88,10 +86,11 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       breakerCooldownMs: config.breakerCooldownMs,
       events: combineEvents(metrics.events, requestTallyEvents, deps.events),
     });
-  if (config.cacheTtlMs > 0) {
-    const cache = new ReadCache({ ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries });
-    attachReadCache(transport, cache);
-  }
+  // Shared by every request's client over this transport; off unless CACHE_TTL_MS > 0.
+  const cache =
+    config.cacheTtlMs > 0
+      ? new ReadCache({ ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries })
+      : undefined;
   const logger = deps.logger ?? silentLogger();
   const readiness = createReadinessProbe({
     baseUrl: upstreamUrl,
@@ -114,7 +113,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
     context: ({ request }) => {
       try {
-        return createContext(transport, credentialOf(request.headers.get('authorization'), config));
+        return createContext(transport, credentialOf(request.headers.get('authorization'), config), cache);
       } catch (error) {
         if (error instanceof GatewayError) throw toGraphQLError(error);
         throw error;

@@ -3,7 +3,7 @@
 import type { TokenScope } from './config';
 import type { Credential } from './gateway/credentials';
 import { TunnelLookup } from './loaders';
-import { NgrokClient, type UpstreamTransport } from './upstream';
+import { NgrokClient, type ReadCache, type UpstreamTransport } from './upstream';
 
 export interface Context {
   /** The upstream client for this request's credential; its calls refuse when there is none. */
@@ -13,8 +13,12 @@ export interface Context {
   readonly authenticated: boolean;
 }
 
-export function createContext(transport: UpstreamTransport, credential: Credential | null): Context {
-  const client = new NgrokClient(transport, credential?.apiKey ?? null);
+export function createContext(
+  transport: UpstreamTransport,
+  credential: Credential | null,
+  cache?: ReadCache,
+): Context {
+  const client = new NgrokClient(transport, credential?.apiKey ?? null, cache);
   return {
     client,
     tunnels: new TunnelLookup(client),

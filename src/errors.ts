@@ -43,6 +43,10 @@ export class UpstreamError extends GatewayError {
 
 export const badInput = (message: string): GatewayError => new GatewayError('BAD_USER_INPUT', message);
 
+/** A request that needs the upstream brought no credential: HTTP 401. */
+export const missingCredential = (): GatewayError =>
+  new GatewayError('UNAUTHENTICATED', 'Send "Authorization: Bearer <token>".', { httpStatus: 401 });
+
 /** Expected outcome of a mutation: the thing to change does not exist. Shown as data. */
 export class NotFoundError extends Error {
   override name = 'NotFoundError';

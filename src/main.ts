@@ -23,8 +23,7 @@ async function embeddedStandIn(
       'NGROK_API_URL / NGROK_API_KEY: no upstream configured; in production the gateway will not serve the local stand-in.',
     );
   }
-  const { startSandbox, demoData } = await import('./sandbox');
-  const key = 'sandbox-key';
+  const { startSandbox, demoData, DEFAULT_API_KEY: key } = await import('./sandbox');
   const seed = demoData();
   const sandbox = await startSandbox({ accounts: { [key]: seed } });
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.

@@ -55,6 +55,19 @@ const headersOf = (c: Connection): Record<string, string> =>
   c.body === undefined ? { ...c.headers } : { 'content-type': 'application/json', ...c.headers };
 
 /** As many requests as the server answers, one in flight per connection, for `seconds`. */
+/** The measured phase's figures, from its counts, its start time and its latencies. */
+function summarize(ok: number, failed: number, started: number, latencies: Latencies): LoadResult {
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    ok,
+    failed,
+    seconds,
+    rps: ok / seconds,
+    p50: latencies.percentile(50),
+    p99: latencies.percentile(99),
+  };
+}
+
 export async function saturate(spec: LoadSpec): Promise<LoadResult> {
   const latencies = new Latencies();
   let ok = 0;
@@ -88,15 +101,7 @@ export async function saturate(spec: LoadSpec): Promise<LoadResult> {
         }),
     ),
   );
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    ok,
-    failed,
-    seconds,
-    rps: ok / seconds,
-    p50: latencies.percentile(50),
-    p99: latencies.percentile(99),
-  };
+  return summarize(ok, failed, started, latencies);
 }
 
 /**
@@ -150,14 +155,7 @@ export async function paced(spec: LoadSpec & { readonly rate: number }): Promise
     tick();
   });
   await Promise.all([...inFlight]);
-  const seconds = (performance.now() - started) / 1000;
+  const result = summarize(ok, failed, started, latencies);
   await Promise.all(clients.map((c) => c.close()));
-  return {
-    ok,
-    failed,
-    seconds,
-    rps: ok / seconds,
-    p50: latencies.percentile(50),
-    p99: latencies.percentile(99),
-  };
+  return result;
 }

@@ -1,5 +1,5 @@
 // The upstream as the rest of the gateway sees it: one client per credential over a shared transport.
-import { GatewayError } from '../errors';
+import { missingCredential } from '../errors';
 import type { ReadCache } from './cache';
 import {
   type BackendModuleInput,
@@ -25,31 +25,21 @@ export { credentialKey, UpstreamTransport } from './http';
 export type { TunnelPageRequest } from './tunnels';
 export type { BackendModule, Ref, Tunnel, TunnelPage } from './types';
 
-// The read cache lives as long as its transport and is shared by every request's client over it;
-// it is attached here rather than passed through each request's context.
-const readCaches = new WeakMap<UpstreamTransport, ReadCache>();
-
-/** Gives every client over `transport` this read cache (app.ts does so when CACHE_TTL_MS > 0). */
-export function attachReadCache(transport: UpstreamTransport, cache: ReadCache): void {
-  readCaches.set(transport, cache);
-}
-
 export class NgrokClient {
-  private readonly cache: ReadCache | undefined;
   private digest: string | undefined;
 
-  /** `apiKey` null: a client for a request without credential; every call refuses. */
+  /**
+   * `key` null: a client for a request without credential; every call refuses. `cache`: the
+   * gateway's read cache (CACHE_TTL_MS), shared by every request's client.
+   */
   constructor(
     private readonly transport: UpstreamTransport,
     private readonly key: string | null,
-  ) {
-    this.cache = readCaches.get(transport);
-  }
+    private readonly cache?: ReadCache,
+  ) {}
 
   private get apiKey(): string {
-    if (this.key === null) {
-      throw new GatewayError('UNAUTHENTICATED', 'Send "Authorization: Bearer <token>".', { httpStatus: 401 });
-    }
+    if (this.key === null) throw missingCredential();
     return this.key;
   }
 

@@ -2,7 +2,7 @@
 // attempts, and a gateway that still serves the next request.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AccountSeed, type Fault, makeTunnels, newId } from '../../src/sandbox';
-import { type Harness, KEY, startHarness } from './harness';
+import { DELETE, type Harness, KEY, REPLACE, startHarness } from './harness';
 
 const tunnels = makeTunnels(4, { seed: 41 });
 const [t0, t1] = tunnels as [(typeof tunnels)[0], (typeof tunnels)[0]];
@@ -17,15 +17,6 @@ const seed = (): AccountSeed => ({
 });
 
 const TUNNEL = 'query($id: ID!) { tunnel(id: $id) { id } }';
-const REPLACE = `mutation($input: ReplaceHttpsEdgeRouteBackendInput!) {
-  replaceHttpsEdgeRouteBackend(input: $input) {
-    __typename
-    ... on ReplaceHttpsEdgeRouteBackendPayload { backendModule { backend { id } } }
-  }
-}`;
-const DELETE = `mutation($input: DeleteHttpsEdgeRouteBackendInput!) {
-  deleteHttpsEdgeRouteBackend(input: $input) { __typename }
-}`;
 
 const OP_ID = expect.stringMatching(/^op_[A-Za-z0-9]+$/);
 const MESSAGES = {

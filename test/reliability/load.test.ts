@@ -4,7 +4,7 @@
 // operations, a time cap of a few seconds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountSeed, type Fault, makeTunnels, newId, type RouteName } from '../../src/sandbox';
-import { type Harness, KEY, startHarness } from './harness';
+import { DELETE, type Harness, KEY, REPLACE, startHarness } from './harness';
 
 const SEED = 0x5eed;
 const ROUTES = 6;
@@ -55,15 +55,6 @@ const seed: AccountSeed = {
   backends,
 };
 
-const REPLACE = `mutation($input: ReplaceHttpsEdgeRouteBackendInput!) {
-  replaceHttpsEdgeRouteBackend(input: $input) {
-    __typename
-    ... on ReplaceHttpsEdgeRouteBackendPayload { backendModule { backend { id } } }
-  }
-}`;
-const DELETE = `mutation($input: DeleteHttpsEdgeRouteBackendInput!) {
-  deleteHttpsEdgeRouteBackend(input: $input) { __typename }
-}`;
 const READ = `query($edgeId: ID!, $routeId: ID!) {
   httpsEdgeRouteBackend(edgeId: $edgeId, routeId: $routeId) { enabled backend { id } }
   tunnels(first: 2) { nodes { id } }

@@ -1,18 +1,11 @@
 // The standard GraphQL attacks, sent over HTTP: each is refused with a clear error, and nothing
 // reaches the upstream.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type AccountSeed, makeTunnels, newId } from '../../src/sandbox';
-import { type Harness, KEY, startHarness } from '../reliability/harness';
+import { makeTunnels } from '../../src/sandbox';
+import { type Harness, KEY, oneRouteAccount, startHarness } from '../reliability/harness';
 
 const tunnels = makeTunnels(3, { seed: 5 });
-const edge = newId('edghts');
-const route = newId('edghtsrt');
-const backend = newId('bkdtg');
-const seed: AccountSeed = {
-  tunnels,
-  edges: [{ id: edge, routes: [{ id: route, backend: { backendId: backend, enabled: true } }] }],
-  backends: [backend],
-};
+const { edge, route, backend, seed } = oneRouteAccount(tunnels);
 const JSON_HEADERS = {
   'content-type': 'application/json',
   accept: 'application/graphql-response+json, application/json',

@@ -2,18 +2,11 @@
 // upstream URL. Each is refused with a clear error (or InvalidInputError as mutation data), and the
 // stand-in sees no request at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AccountSeed, makeTunnels, newId } from '../../src/sandbox';
-import { type Harness, KEY, startHarness } from '../reliability/harness';
+import { makeTunnels } from '../../src/sandbox';
+import { type Harness, KEY, oneRouteAccount, startHarness } from '../reliability/harness';
 
 const tunnels = makeTunnels(2, { seed: 9 });
-const edge = newId('edghts');
-const route = newId('edghtsrt');
-const backend = newId('bkdtg');
-const seed: AccountSeed = {
-  tunnels,
-  edges: [{ id: edge, routes: [{ id: route, backend: { backendId: backend, enabled: true } }] }],
-  backends: [backend],
-};
+const { edge, route, backend, seed } = oneRouteAccount(tunnels);
 
 const HOSTILE = [
   '../',
