@@ -7,6 +7,7 @@ import { CircuitBreaker, type CircuitState } from './breaker';
 import { currentDeadline } from './deadline';
 import { ConcurrencyLimiter, LimiterRejection, type Release } from './limiter';
 import { type Delivery, type RetryPolicy, retryDelay } from './retry';
+import { attemptTimeout } from './timeout';
 
 export type { CircuitState } from './breaker';
 
@@ -133,6 +134,9 @@ class AttemptFailure {
   ) {}
 }
 
+/** How long a timed-out attempt keeps its slot after the gateway gave up on it (about a round trip). */
+const ABANDONED_LINGER_MS = 50;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export class UpstreamTransport {
@@ -153,8 +157,9 @@ export class UpstreamTransport {
       // it. A shorter "Keep-Alive: timeout=N" from the upstream lowers it further (N minus 2 s).
       keepAliveTimeout: options.keepAliveMs ?? 4_000,
       keepAliveMaxTimeout: options.keepAliveMs ?? 4_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
+      // Each attempt's own timer (timeout.ts) ends it; these are only a backstop behind it.
+      headersTimeout: options.timeoutMs * 2,
+      bodyTimeout: options.timeoutMs * 2,
       connect: { timeout: Math.min(options.timeoutMs, 10_000) },
     });
     this.policy = {
@@ -294,6 +299,7 @@ export class UpstreamTransport {
         'local',
       );
     }
+    let abandoned = false;
     try {
       const budget = Math.min(this.options.timeoutMs, Math.floor(deadline - performance.now()));
       if (budget <= 0) {
@@ -317,6 +323,7 @@ export class UpstreamTransport {
         const status = error instanceof UpstreamError ? error.status : undefined;
         // An answer, even a refusal, shows a working upstream; silence, resets and 5xx do not.
         healthy = status !== undefined && status < 500;
+        abandoned = failure.delivery === 'sent' && status === undefined && error.code === 'UPSTREAM_TIMEOUT';
         if (status === 429) {
           this.options.events?.rateLimited?.({
             route: request.route,
@@ -330,7 +337,10 @@ export class UpstreamTransport {
         this.breaker.record(ticket, healthy);
       }
     } finally {
-      release();
+      // The upstream counts an abandoned request until it sees the connection close: its slot is
+      // held a moment longer, so the next call does not push the upstream past its own cap.
+      if (abandoned) setTimeout(release, ABANDONED_LINGER_MS).unref();
+      else release();
     }
   }
 
@@ -369,17 +379,20 @@ export class UpstreamTransport {
     }
     let response: Awaited<ReturnType<Pool['request']>>;
     let text: string;
+    const timeout = attemptTimeout(budgetMs);
     try {
       response = await this.pool.request({
         method: request.method,
         path,
         headers,
         body,
-        signal: AbortSignal.timeout(budgetMs),
+        signal: timeout.signal,
       });
       text = await response.body.text();
     } catch (error) {
       throw new AttemptFailure(transportError(error), neverConnected(error) ? 'unsent' : 'sent');
+    } finally {
+      timeout.clear();
     }
     const operationId = headerValue(response.headers['ngrok-operation-id']);
     const info: UpstreamInfo = { status: response.statusCode, operationId };

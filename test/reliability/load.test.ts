@@ -12,7 +12,7 @@ const WRITES_PER_ROUTE = 30;
 const READERS = 4;
 const READS_PER_READER = 40;
 const FAULT_RATE = 0.25;
-const TIME_CAP_MS = 5_000;
+const TIME_CAP_MS = 15_000;
 const MAX_CONCURRENCY = 4;
 
 /** mulberry32: a small seeded generator, so a failing run can be replayed. */
@@ -86,7 +86,7 @@ describe('bounded load against a flaky upstream', () => {
       accounts: { [KEY]: seed },
       sandbox: { maxConcurrentPerKey: MAX_CONCURRENCY },
       env: {
-        UPSTREAM_TIMEOUT_MS: '200',
+        UPSTREAM_TIMEOUT_MS: '500',
         UPSTREAM_RETRY_BASE_MS: '5',
         UPSTREAM_MAX_CONCURRENCY: String(MAX_CONCURRENCY),
         UPSTREAM_QUEUE_LIMIT: '20',

@@ -1,0 +1,84 @@
+// Timeouts measure the upstream, not the gateway's own pauses: a stalled event loop (a long garbage
+// collection, a starved CPU) does not turn an answer that arrived meanwhile into UPSTREAM_TIMEOUT.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type AccountSeed, makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
+import { UpstreamTransport } from '../../src/upstream/http';
+import { attemptTimeout } from '../../src/upstream/timeout';
+import { KEY, sleep } from './harness';
+
+/** Blocks the event loop, as a long garbage collection would. */
+function stall(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy
+  }
+}
+
+/** Lets due timers run: a zero timeout fires after every timer that was due before it. */
+const turn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+describe('attemptTimeout', () => {
+  it('aborts with a TimeoutError when the time is up', async () => {
+    const timeout = attemptTimeout(30);
+    expect(timeout.signal.aborted).toBe(false);
+    await sleep(200);
+    expect(timeout.signal.aborted).toBe(true);
+    expect((timeout.signal.reason as Error).name).toBe('TimeoutError');
+  });
+
+  it('grants the time of a stall once more, then aborts even if stalled again', async () => {
+    const timeout = attemptTimeout(40);
+    stall(150);
+    await turn();
+    // The timer fired about 110 ms late: the lost time (at most the timeout again) is granted.
+    expect(timeout.signal.aborted).toBe(false);
+    stall(100);
+    await turn();
+    expect(timeout.signal.aborted).toBe(true);
+  });
+
+  it('clear() stops it', async () => {
+    const timeout = attemptTimeout(20);
+    timeout.clear();
+    await sleep(100);
+    expect(timeout.signal.aborted).toBe(false);
+  });
+});
+
+describe('an upstream call across a stall of the gateway', () => {
+  const tunnels = makeTunnels(3, { seed: 5 });
+  const accounts: Record<string, AccountSeed> = { [KEY]: { tunnels } };
+  let sandbox: Sandbox;
+  let transport: UpstreamTransport;
+  const getTunnel = (i: number) =>
+    ({ route: 'getTunnel', method: 'GET', segments: ['tunnels', tunnels[i]?.id ?? ''] }) as const;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ rateLimit: false, accounts });
+    transport = new UpstreamTransport({
+      baseUrl: sandbox.url,
+      apiVersion: '2',
+      timeoutMs: 60,
+      retries: 0,
+    });
+  });
+  afterAll(async () => {
+    await transport.destroy();
+    await sandbox.close();
+  });
+  beforeEach(() => {
+    sandbox.clearFaults();
+    sandbox.resetCalls();
+  });
+
+  it('reads the answer instead of timing out when the gateway stalled past the timeout', async () => {
+    // The stand-in answers after 20 ms; the gateway stalls from 10 ms to 260 ms, past its 60 ms timeout.
+    sandbox.setLatency('getTunnel', 20);
+    const pending = transport.send(KEY, getTunnel(0));
+    setTimeout(() => stall(250), 10);
+    const response = await pending;
+    expect(response.status).toBe(200);
+    expect((response.json as { id: string }).id).toBe(tunnels[0]?.id);
+    expect(sandbox.calls('getTunnel')).toBe(1);
+  });
+});
