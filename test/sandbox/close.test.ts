@@ -2,7 +2,8 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox';
 
-// In its own file so that the process-wide handle count is not disturbed by other suites.
+// In its own file so that the process-wide handle count is not disturbed by other suites. A handle
+// left by an earlier test may close meanwhile, so the count must not exceed what it was before.
 const NETWORK_AND_TIMERS = new Set(['TCPServerWrap', 'TCPSocketWrap', 'Timeout']);
 const openHandles = () =>
   process.getActiveResourcesInfo().filter((name) => NETWORK_AND_TIMERS.has(name)).length;
@@ -39,7 +40,7 @@ describe('close()', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await Promise.all(outcomes)).toEqual(['ECONNRESET', 'ECONNRESET']);
     await sandbox.close(); // idempotent
-    expect(await settledHandles(before)).toBe(before);
+    expect(await settledHandles(before)).toBeLessThanOrEqual(before);
   });
 
   it('leaves no handle after a keep-alive fetch either', async () => {
@@ -51,6 +52,6 @@ describe('close()', () => {
     expect(answer.status).toBe(200);
     await answer.text();
     await sandbox.close();
-    expect(await settledHandles(before)).toBe(before);
+    expect(await settledHandles(before)).toBeLessThanOrEqual(before);
   });
 });
