@@ -47,7 +47,7 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
   });
   const rateLimited = new Counter({
     name: 'gateway_upstream_rate_limited_total',
-    help: 'Calls refused for rate: 429 answers of the ngrok API (source="upstream") or a full per-credential queue in the gateway (source="gateway").',
+    help: 'Calls refused for rate: 429 answers of the ngrok API (source="upstream") or the gateway itself: a full per-credential queue, or a pause after a 429 (source="gateway").',
     labelNames: ['route', 'source'] as const,
     registers: [registry],
   });

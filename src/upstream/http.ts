@@ -6,7 +6,7 @@ import { GatewayError, UpstreamError, type UpstreamInfo } from '../errors';
 import { CircuitBreaker, type CircuitState } from './breaker';
 import { currentDeadline } from './deadline';
 import { ConcurrencyLimiter, LimiterRejection, type Release } from './limiter';
-import { type Delivery, type RetryPolicy, retryDelay } from './retry';
+import { type Delivery, MIN_ATTEMPT_MS, type RetryPolicy, retryDelay } from './retry';
 import { attemptTimeout } from './timeout';
 
 export type { CircuitState } from './breaker';
@@ -61,7 +61,7 @@ export interface UpstreamEvents {
   /**
    * A call was refused for rate: by the upstream (a 429, `source: 'upstream'`, `retryAfter` from its
    * Retry-After header when sent) or by the gateway itself (`source: 'gateway'`: this credential's
-   * queue of waiting calls was full).
+   * queue of waiting calls was full, or its pause after a 429 outlasts the operation's deadline).
    */
   rateLimited?(e: { route: RouteName; source: 'upstream' | 'gateway'; retryAfter?: number }): void;
 }
@@ -114,6 +114,8 @@ const MESSAGES = {
   UPSTREAM_BAD_RESPONSE: 'The ngrok API sent a response the gateway could not read.',
   CIRCUIT_OPEN: 'The ngrok API is failing; the gateway pauses calls to it for a moment. Retry shortly.',
   QUEUE_FULL: 'Too many simultaneous ngrok API calls for this credential; retry shortly.',
+  PAUSED:
+    'The ngrok API rate-limited this credential; the gateway sends nothing for it until Retry-After has passed.',
 } as const;
 
 /** Error codes of a connection that was never established: the upstream saw nothing. */
@@ -134,6 +136,12 @@ class AttemptFailure {
   ) {}
 }
 
+/** A pause a call ran into while it waited for a slot: it waits the pause out and tries again. */
+class PausedWhileQueued {}
+
+/** The longest pause after a 429 that the gateway keeps: the upstream's rate window is 60 s. */
+const MAX_PAUSE_MS = 60_000;
+
 /** How long a timed-out attempt keeps its slot after the gateway gave up on it (about a round trip). */
 const ABANDONED_LINGER_MS = 50;
 
@@ -147,6 +155,12 @@ export class UpstreamTransport {
   private readonly policy: RetryPolicy;
   private readonly limiter: ConcurrencyLimiter;
   private readonly breaker: CircuitBreaker;
+  /**
+   * Credentials the upstream rate-limited with a Retry-After, and until when (performance.now()):
+   * until then no call is sent for them, so a burst of clients does not spend the next window's
+   * quota on requests that could only be refused again.
+   */
+  private readonly pausedUntil = new Map<string, number>();
 
   constructor(private readonly options: TransportOptions) {
     const base = new URL(options.baseUrl);
@@ -248,8 +262,13 @@ export class UpstreamTransport {
     const deadline = currentDeadline();
     for (let attempt = 1; ; attempt += 1) {
       try {
+        await this.waitOutPause(credential, request, deadline);
         return await this.attempt(apiKey, credential, request, path, deadline);
       } catch (caught) {
+        if (caught instanceof PausedWhileQueued) {
+          attempt -= 1;
+          continue;
+        }
         if (!(caught instanceof AttemptFailure)) throw caught;
         const { error, delivery } = caught;
         const status = error instanceof UpstreamError ? error.status : undefined;
@@ -277,6 +296,38 @@ export class UpstreamTransport {
     }
   }
 
+  /** Milliseconds left of the credential's pause after a 429; 0 when it has none. */
+  private pauseLeft(credential: string): number {
+    const until = this.pausedUntil.get(credential);
+    if (until === undefined) return 0;
+    const left = until - performance.now();
+    if (left <= 0) this.pausedUntil.delete(credential);
+    return Math.max(0, left);
+  }
+
+  /** Starts (or lengthens) the credential's pause: the upstream asked for `seconds` of quiet. */
+  private pause(credential: string, seconds: number): void {
+    const now = performance.now();
+    for (const [key, until] of this.pausedUntil) if (until <= now) this.pausedUntil.delete(key);
+    const until = now + Math.min(seconds * 1000, MAX_PAUSE_MS);
+    if (until > (this.pausedUntil.get(credential) ?? 0)) this.pausedUntil.set(credential, until);
+  }
+
+  /**
+   * Waits until the credential's pause is over, or refuses the call at once with RATE_LIMITED (and
+   * the seconds left as retryAfter) when the pause outlasts the operation's deadline.
+   */
+  private async waitOutPause(credential: string, request: UpstreamRequest, deadline: number): Promise<void> {
+    const left = this.pauseLeft(credential);
+    if (left === 0) return;
+    if (left + MIN_ATTEMPT_MS > deadline - performance.now()) {
+      const retryAfter = Math.ceil(left / 1000);
+      this.options.events?.rateLimited?.({ route: request.route, source: 'gateway', retryAfter });
+      throw new GatewayError('RATE_LIMITED', MESSAGES.PAUSED, { retryAfter });
+    }
+    await sleep(left);
+  }
+
   /** One attempt: a slot for the credential, the breaker's consent, then one HTTP exchange. */
   private async attempt(
     apiKey: string,
@@ -301,6 +352,8 @@ export class UpstreamTransport {
     }
     let abandoned = false;
     try {
+      // A 429 for this credential came while this call waited for its slot.
+      if (this.pauseLeft(credential) > 0) throw new PausedWhileQueued();
       const budget = Math.min(this.options.timeoutMs, Math.floor(deadline - performance.now()));
       if (budget <= 0) {
         throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
@@ -325,6 +378,7 @@ export class UpstreamTransport {
         healthy = status !== undefined && status < 500;
         abandoned = failure.delivery === 'sent' && status === undefined && error.code === 'UPSTREAM_TIMEOUT';
         if (status === 429) {
+          if (error.details.retryAfter) this.pause(credential, error.details.retryAfter);
           this.options.events?.rateLimited?.({
             route: request.route,
             source: 'upstream',

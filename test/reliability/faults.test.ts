@@ -1,8 +1,8 @@
 // Each upstream fault injected into the stand-in: the exact GraphQL answer, the number of upstream
 // attempts, and a gateway that still serves the next request.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AccountSeed, type Fault, makeTunnels, newId } from '../../src/sandbox';
-import { DELETE, type Harness, KEY, REPLACE, startHarness } from './harness';
+import { DELETE, type Harness, KEY, OTHER_KEY, REPLACE, sleep, startHarness } from './harness';
 
 const tunnels = makeTunnels(4, { seed: 41 });
 const [t0, t1] = tunnels as [(typeof tunnels)[0], (typeof tunnels)[0]];
@@ -24,7 +24,13 @@ const MESSAGES = {
   timeout: 'The ngrok API did not answer in time.',
   badResponse: 'The ngrok API sent a response the gateway could not read.',
   rateLimited: 'The ngrok API rate limit was reached; retry later.',
+  paused:
+    'The ngrok API rate-limited this credential; the gateway sends nothing for it until Retry-After has passed.',
 };
+
+/** A retryAfter in whole seconds a moment after a pause of `seconds` began. */
+const near = (seconds: number) => (value: unknown) =>
+  typeof value === 'number' && value <= seconds && value >= seconds - 1;
 
 /** The answer to TUNNEL when the call failed with `extensions`. */
 const failedTunnel = (message: string, extensions: Record<string, unknown>) => ({
@@ -147,20 +153,6 @@ describe('upstream faults', () => {
       expect(h.of('rateLimited')).toEqual(
         Array(3).fill({ route: 'getTunnel', source: 'upstream', retryAfter: 0 }),
       );
-    });
-
-    it('a Retry-After longer than the time left answers RATE_LIMITED at once, with it', async () => {
-      // 60 s does not fit in the 20 s operation deadline: waiting would only end in a timeout.
-      h.sandbox.inject('getTunnel', { kind: 'rateLimit', retryAfter: 60 });
-      const { body } = await h.gql(TUNNEL, { id: t0.id });
-      expect(body).toEqual(
-        failedTunnel(MESSAGES.rateLimited, {
-          code: 'RATE_LIMITED',
-          retryAfter: 60,
-          upstream: { status: 429, errorCode: 'ERR_NGROK_226', operationId: OP_ID },
-        }),
-      );
-      expect(h.sandbox.calls('getTunnel')).toBe(1);
     });
 
     it('500 and 4xx are answers, not outages: not retried', async () => {
@@ -300,6 +292,80 @@ describe('upstream faults', () => {
       expect(body.errors?.[0]?.path).toEqual([Object.keys(data).find((k) => data[k] === null)]);
       expect(h.sandbox.calls('getTunnel')).toBe(3);
     });
+  });
+});
+
+describe('a 429 with Retry-After pauses the credential', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    // A harness per test: a pause lasts as long as the upstream asked.
+    h = await startHarness({
+      accounts: { [KEY]: seed(), [OTHER_KEY]: seed() },
+      env: { BREAKER_FAILURE_THRESHOLD: '0', UPSTREAM_MAX_CONCURRENCY: '1' },
+    });
+  });
+  afterEach(() => h.close());
+
+  it('a Retry-After longer than the time left answers RATE_LIMITED at once, with it', async () => {
+    // 60 s does not fit in the 20 s operation deadline: waiting would only end in a timeout.
+    h.sandbox.inject('getTunnel', { kind: 'rateLimit', retryAfter: 60 });
+    const { body } = await h.gql(TUNNEL, { id: t0.id });
+    expect(body).toEqual(
+      failedTunnel(MESSAGES.rateLimited, {
+        code: 'RATE_LIMITED',
+        retryAfter: 60,
+        upstream: { status: 429, errorCode: 'ERR_NGROK_226', operationId: OP_ID },
+      }),
+    );
+    expect(h.sandbox.calls('getTunnel')).toBe(1);
+
+    // Until then nothing more is sent for that credential, reads or writes; others are served.
+    const read = await h.gql(TUNNEL, { id: t1.id });
+    expect(read.body).toEqual(
+      failedTunnel(MESSAGES.paused, { code: 'RATE_LIMITED', retryAfter: expect.toSatisfy(near(60)) }),
+    );
+    const write = await h.gql(REPLACE, { input: { edgeId: edge, routeId: route, backendId: backendB } });
+    expect(write.body).toMatchObject({
+      data: null,
+      errors: [{ message: MESSAGES.paused, extensions: { code: 'RATE_LIMITED' } }],
+    });
+    expect(h.sandbox.calls()).toBe(1);
+    const other = await h.gql(TUNNEL, { id: t1.id }, { key: OTHER_KEY });
+    expect(other.body).toEqual({ data: { tunnel: { id: t1.id } } });
+    expect(h.sandbox.calls()).toBe(2);
+    expect(h.of('rateLimited')).toEqual([
+      { route: 'getTunnel', source: 'upstream', retryAfter: 60 },
+      { route: 'getTunnel', source: 'gateway', retryAfter: expect.toSatisfy(near(60)) },
+      { route: 'replaceBackend', source: 'gateway', retryAfter: expect.toSatisfy(near(60)) },
+    ]);
+  });
+
+  it('a short Retry-After: the other calls of the credential wait it out, then go, once each', async () => {
+    h.sandbox.inject('getTunnel', { kind: 'rateLimit', retryAfter: 1 });
+    const first = h.gql(TUNNEL, { id: t0.id });
+    while (h.sandbox.calls('getTunnel') === 0) await sleep(5);
+    const second = h.gql(TUNNEL, { id: t1.id });
+    await sleep(500);
+    // Half-way through the pause: only the refused call has reached the upstream.
+    expect(h.sandbox.calls('getTunnel')).toBe(1);
+    expect((await first).body).toEqual({ data: { tunnel: { id: t0.id } } });
+    expect((await second).body).toEqual({ data: { tunnel: { id: t1.id } } });
+    // The refused call, its retry after Retry-After, and the call that waited: no second 429.
+    expect(h.sandbox.calls('getTunnel')).toBe(3);
+    expect(h.of('rateLimited')).toEqual([{ route: 'getTunnel', source: 'upstream', retryAfter: 1 }]);
+  });
+  it('a call that was waiting for a slot when the 429 came waits the pause out too', async () => {
+    // One slot per credential: the second call queues behind the first, which is refused after 100 ms.
+    h.sandbox.setLatency('getTunnel', 100);
+    h.sandbox.inject('getTunnel', { kind: 'rateLimit', retryAfter: 1 });
+    const both = Promise.all([h.gql(TUNNEL, { id: t0.id }), h.gql(TUNNEL, { id: t1.id })]);
+    while (h.sandbox.calls('getTunnel') === 0) await sleep(5);
+    await sleep(400);
+    expect(h.sandbox.calls('getTunnel')).toBe(1);
+    const [first, second] = await both;
+    expect(first.body).toEqual({ data: { tunnel: { id: t0.id } } });
+    expect(second.body).toEqual({ data: { tunnel: { id: t1.id } } });
+    expect(h.sandbox.calls('getTunnel')).toBe(3);
   });
 });
 
