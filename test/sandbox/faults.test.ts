@@ -247,16 +247,16 @@ describe('latency', () => {
 
   it('delays a route, adds "all" on top, and clears with 0 or clearFaults', async () => {
     // Wide gaps between the expected times keep this stable on a loaded machine.
-    sandbox.setLatency('getTunnel', 200);
-    expect(await timed(tunnelUrl)).toBeGreaterThanOrEqual(195);
-    expect(await timed(listUrl)).toBeLessThan(100);
-    sandbox.setLatency('all', 100);
-    expect(await timed(tunnelUrl)).toBeGreaterThanOrEqual(295);
-    expect(await timed(listUrl)).toBeGreaterThanOrEqual(95);
+    sandbox.setLatency('getTunnel', 400);
+    expect(await timed(tunnelUrl)).toBeGreaterThanOrEqual(395);
+    expect(await timed(listUrl)).toBeLessThan(200);
+    sandbox.setLatency('all', 200);
+    expect(await timed(tunnelUrl)).toBeGreaterThanOrEqual(595);
+    expect(await timed(listUrl)).toBeGreaterThanOrEqual(195);
     sandbox.setLatency('getTunnel', 0);
-    expect(await timed(tunnelUrl)).toBeLessThan(200);
+    expect(await timed(tunnelUrl)).toBeLessThan(400);
     sandbox.clearFaults();
-    expect(await timed(listUrl)).toBeLessThan(95);
+    expect(await timed(listUrl)).toBeLessThan(195);
     expect(() => sandbox.setLatency('all', -1)).toThrow(RangeError);
   });
 
