@@ -7,6 +7,7 @@ import { type Context, createContext } from './context';
 import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
 import { createMaskError, toGraphQLError } from './gateway/errors';
+import { compiledExecution } from './gateway/execution';
 import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { operationDeadline, queryLimits } from './gateway/limits';
@@ -126,6 +127,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       ...(persisted ? [persisted] : []),
       ...securityPlugins(config),
       queryLimits(config),
+      // Before operationDeadline, which must wrap the execute function this one sets.
+      compiledExecution(),
       operationDeadline(config),
       accessControl,
     ],

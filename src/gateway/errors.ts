@@ -50,6 +50,8 @@ export const createMaskError =
     const base = error instanceof GraphQLError ? error : undefined;
     return new GraphQLError('Unexpected error.', {
       nodes: base?.nodes,
+      source: base?.source,
+      positions: base?.positions,
       path: base?.path,
       extensions: { code: 'INTERNAL_SERVER_ERROR' },
     });

@@ -1,6 +1,6 @@
 // Imports every schema file for its side effects, then builds the schema. Nothing imports this
 // file back, which keeps circular references between type files safe.
-import { lexicographicSortSchema } from 'graphql';
+import { defaultFieldResolver, isObjectType, lexicographicSortSchema } from 'graphql';
 import { builder } from './builder';
 import './scalars';
 import './refs';
@@ -13,3 +13,13 @@ builder.queryType({ description: 'Reads: tunnels and HTTPS edge route backend mo
 builder.mutationType({ description: 'Writes: the backend module of an HTTPS edge route.' });
 
 export const schema = lexicographicSortSchema(builder.toSchema());
+
+// Connections hand PageInfo.hasNextPage over lazily (a getter that may return a promise: at
+// first = 100 it costs an upstream call, made only when the field is selected). graphql-jit reads a
+// field that has no resolver inline and does not await it, so this one gets graphql-js's own
+// default resolver, which jit calls and awaits like any other.
+const pageInfo = schema.getType('PageInfo');
+if (!isObjectType(pageInfo)) throw new Error('the schema has no PageInfo object type');
+const hasNextPage = pageInfo.getFields().hasNextPage;
+if (!hasNextPage) throw new Error('PageInfo has no hasNextPage field');
+hasNextPage.resolve = defaultFieldResolver;

@@ -1,0 +1,114 @@
+// Operations run compiled (graphql-jit, src/gateway/execution.ts); clients must not be able to
+// tell: the same data, and the same errors with the same messages, locations, paths and codes, as
+// graphql-js's interpreter gives, for every kind of outcome a field can have.
+import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { describe, expect, it } from 'vitest';
+import { GatewayError } from '../../src/errors';
+import { createMaskError } from '../../src/gateway/errors';
+import { compiledExecution } from '../../src/gateway/execution';
+
+const Item = new GraphQLObjectType({
+  name: 'Item',
+  fields: {
+    name: { type: new GraphQLNonNull(GraphQLString) },
+    lazy: { type: GraphQLString, resolve: async (item: { name: string }) => `lazy ${item.name}` },
+  },
+});
+const schema = new GraphQLSchema({
+  query: new GraphQLObjectType({
+    name: 'Query',
+    fields: {
+      fine: { type: GraphQLString, resolve: () => 'fine' },
+      later: { type: GraphQLString, resolve: async () => 'later' },
+      ours: {
+        type: GraphQLString,
+        resolve: () => {
+          throw new GatewayError('RATE_LIMITED', 'Slow down.', { retryAfter: 3 });
+        },
+      },
+      unexpected: {
+        type: GraphQLString,
+        resolve: () => {
+          throw new Error('secret internals');
+        },
+      },
+      nullViolation: { type: new GraphQLNonNull(GraphQLString), resolve: () => null },
+      items: {
+        type: new GraphQLList(Item),
+        resolve: () => [{ name: 'a' }, { name: null }, { name: 'c' }],
+      },
+      echo: { type: GraphQLString, args: { text: { type: GraphQLString } }, resolve: (_, a) => a.text },
+    },
+  }),
+});
+
+function gateway(plugins: Plugin[]) {
+  const yoga = createYoga({
+    schema,
+    plugins,
+    logging: false,
+    maskedErrors: { maskError: createMaskError({ error: () => {} }) },
+  });
+  return async (body: Record<string, unknown>) => {
+    const response = await yoga.fetch('http://gateway/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, json: await response.json() };
+  };
+}
+
+const interpreted = gateway([]);
+const compiled = gateway([compiledExecution()]);
+
+const cases: [string, Record<string, unknown>][] = [
+  ['plain and async fields', { query: '{ fine later }' }],
+  ['a gateway error keeps its code and extensions', { query: '{\n  fine\n  ours\n}' }],
+  ['an unexpected error is masked', { query: '{ unexpected fine }' }],
+  ['a null in a non-null field', { query: '{ fine\n nullViolation }' }],
+  ['a null inside a list item', { query: '{ items { name lazy } }' }],
+  ['variables', { query: 'query($t: String) { echo(text: $t) }', variables: { t: 'hi' } }],
+  [
+    'one of two operations, by name',
+    { query: 'query A { fine } query B { later echo(text: "b") }', operationName: 'B' },
+  ],
+];
+
+describe('compiled execution answers as graphql-js does', () => {
+  for (const [name, body] of cases) {
+    it(name, async () => {
+      const expected = await interpreted(body);
+      // The first run compiles, the second runs what was compiled: both must match.
+      expect(await compiled(body)).toEqual(expected);
+      expect(await compiled(body)).toEqual(expected);
+    });
+  }
+
+  it('the cases above do produce errors with locations (they test something)', async () => {
+    const { json } = await interpreted({ query: '{ fine\n nullViolation }' });
+    expect(json).toEqual({
+      data: null,
+      errors: [
+        {
+          message: 'Unexpected error.',
+          locations: [{ line: 2, column: 2 }],
+          path: ['nullViolation'],
+          extensions: { code: 'INTERNAL_SERVER_ERROR' },
+        },
+      ],
+    });
+    expect((await interpreted({ query: '{ ours }' })).json.errors[0].extensions).toEqual({
+      code: 'RATE_LIMITED',
+      retryAfter: 3,
+    });
+  });
+
+  it('runs each operation of a document by its own name, whichever ran first', async () => {
+    const query = 'query A { fine } query B { later }';
+    expect((await compiled({ query, operationName: 'A' })).json).toEqual({ data: { fine: 'fine' } });
+    expect((await compiled({ query, operationName: 'B' })).json).toEqual({ data: { later: 'later' } });
+    expect((await compiled({ query, operationName: 'A' })).json).toEqual({ data: { fine: 'fine' } });
+  });
+});
