@@ -30,13 +30,13 @@ function lineStarts(body: string): number[] {
  * every error from its nodes, or its source and positions). This gives them source and positions,
  * and the original error graphql-js would have given them, so masking treats them alike.
  */
-function located(error: GraphQLError, source: Source | undefined, starts: () => number[]): GraphQLError {
+function located(error: GraphQLError, source: Source | undefined, starts: readonly number[]): GraphQLError {
   if (error.nodes !== undefined || error.positions !== undefined) return error;
   const originalError =
     error.originalError ?? (error.message.startsWith(NULL_VIOLATION) ? new Error(error.message) : undefined);
   const positions =
     source && error.locations
-      ? error.locations.map(({ line, column }) => (starts()[line - 1] ?? 0) + column - 1)
+      ? error.locations.map(({ line, column }) => (starts[line - 1] ?? 0) + column - 1)
       : undefined;
   return new GraphQLError(error.message, {
     source: positions ? source : undefined,
@@ -49,12 +49,8 @@ function located(error: GraphQLError, source: Source | undefined, starts: () => 
 function withLocatedErrors(result: ExecutionResult, document: DocumentNode): ExecutionResult {
   if (!result.errors?.length) return result;
   const source = document.loc?.source;
-  let starts: number[] | undefined;
-  const startsOf = () => {
-    starts ??= lineStarts(source?.body ?? '');
-    return starts;
-  };
-  return { ...result, errors: result.errors.map((e) => located(e, source, startsOf)) };
+  const starts = lineStarts(source?.body ?? '');
+  return { ...result, errors: result.errors.map((e) => located(e, source, starts)) };
 }
 
 export function compiledExecution(): Plugin {

@@ -136,9 +136,6 @@ class AttemptFailure {
   ) {}
 }
 
-/** A pause a call ran into while it waited for a slot: it waits the pause out and tries again. */
-class PausedWhileQueued {}
-
 /** The longest pause after a 429 that the gateway keeps: the upstream's rate window is 60 s. */
 const MAX_PAUSE_MS = 60_000;
 
@@ -265,10 +262,6 @@ export class UpstreamTransport {
         await this.waitOutPause(credential, request, deadline);
         return await this.attempt(apiKey, credential, request, path, deadline);
       } catch (caught) {
-        if (caught instanceof PausedWhileQueued) {
-          attempt -= 1;
-          continue;
-        }
         if (!(caught instanceof AttemptFailure)) throw caught;
         const { error, delivery } = caught;
         const status = error instanceof UpstreamError ? error.status : undefined;
@@ -352,8 +345,8 @@ export class UpstreamTransport {
     }
     let abandoned = false;
     try {
-      // A 429 for this credential came while this call waited for its slot.
-      if (this.pauseLeft(credential) > 0) throw new PausedWhileQueued();
+      // A 429 for this credential may have come while this call waited for its slot.
+      await this.waitOutPause(credential, request, deadline);
       const budget = Math.min(this.options.timeoutMs, Math.floor(deadline - performance.now()));
       if (budget <= 0) {
         throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
