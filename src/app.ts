@@ -67,7 +67,7 @@ const accessControl: Plugin<Context> = {
 };
 
 export function createGateway(config: Config, deps: GatewayDeps = {}) {
-  const upstreamUrl = config.ngrokApiUrl;
+  const upstreamUrl = config.upstream.url;
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
   const metrics = createMetrics();
@@ -75,33 +75,33 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     deps.transport ??
     new UpstreamTransport({
       baseUrl: upstreamUrl,
-      apiVersion: config.ngrokApiVersion,
-      timeoutMs: config.upstreamTimeoutMs,
-      connections: config.upstreamConnections,
-      keepAliveMs: config.upstreamKeepAliveMs,
-      retries: config.upstreamRetries,
-      retryBaseMs: config.upstreamRetryBaseMs,
-      maxConcurrency: config.upstreamMaxConcurrency,
-      queueLimit: config.upstreamQueueLimit,
-      breakerFailureThreshold: config.breakerFailureThreshold,
-      breakerCooldownMs: config.breakerCooldownMs,
+      apiVersion: config.upstream.apiVersion,
+      timeoutMs: config.upstream.timeoutMs,
+      connections: config.upstream.connections,
+      keepAliveMs: config.upstream.keepAliveMs,
+      retries: config.upstream.retries,
+      retryBaseMs: config.upstream.retryBaseMs,
+      maxConcurrency: config.upstream.maxConcurrency,
+      queueLimit: config.upstream.queueLimit,
+      breakerFailureThreshold: config.upstream.breakerFailureThreshold,
+      breakerCooldownMs: config.upstream.breakerCooldownMs,
       events: combineEvents(metrics.events, requestTallyEvents, deps.events),
     });
   // Shared by every request's client over this transport; off unless CACHE_TTL_MS > 0.
   const cache =
-    config.cacheTtlMs > 0
-      ? new ReadCache({ ttlMs: config.cacheTtlMs, maxEntries: config.cacheMaxEntries })
+    config.cache.ttlMs > 0
+      ? new ReadCache({ ttlMs: config.cache.ttlMs, maxEntries: config.cache.maxEntries })
       : undefined;
   const logger = deps.logger ?? silentLogger();
   const readiness = createReadinessProbe({
     baseUrl: upstreamUrl,
-    apiVersion: config.ngrokApiVersion,
-    apiKey: config.ngrokApiKey,
-    timeoutMs: config.readinessTimeoutMs,
-    cacheMs: config.readinessCacheMs,
+    apiVersion: config.upstream.apiVersion,
+    apiKey: config.upstream.apiKey,
+    timeoutMs: config.readiness.timeoutMs,
+    cacheMs: config.readiness.cacheMs,
     transport,
   });
-  const persisted = persistedOperationsPlugin(config, schema);
+  const persisted = persistedOperationsPlugin(config.persisted, schema);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -126,10 +126,10 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       useUpstreamReadiness(readiness),
       ...(persisted ? [persisted] : []),
       ...securityPlugins(config),
-      queryLimits(config),
+      queryLimits(config.limits),
       // Before operationDeadline, which must wrap the execute function this one sets.
       compiledExecution(),
-      operationDeadline(config),
+      operationDeadline(config.limits),
       accessControl,
     ],
   });

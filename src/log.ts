@@ -4,6 +4,12 @@ import { createRequire } from 'node:module';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import type { Config } from './config';
 
+/** What the logger reads of the config: its own section and the environment. */
+export interface LogSettings {
+  readonly log: Config['log'];
+  readonly server: Pick<Config['server'], 'nodeEnv'>;
+}
+
 export type { Logger } from 'pino';
 
 /**
@@ -21,10 +27,12 @@ export const REDACTED_PATHS = [
   '*.apiKey',
   'ngrokApiKey',
   '*.ngrokApiKey',
+  '*.*.apiKey',
   'token',
   '*.token',
   'gatewayTokens',
   '*.gatewayTokens',
+  '*.*.gatewayTokens',
   'variables',
   '*.variables',
 ];
@@ -40,22 +48,19 @@ function prettyAvailable(): boolean {
 }
 
 /** Whether lines are pretty-printed: `auto` means development on a terminal with pino-pretty installed. */
-export function usePretty(config: Pick<Config, 'logFormat' | 'nodeEnv'>, isTty: boolean): boolean {
-  if (config.logFormat === 'json') return false;
-  if (config.logFormat === 'pretty') return prettyAvailable();
-  return config.nodeEnv === 'development' && isTty && prettyAvailable();
+export function usePretty(config: LogSettings, isTty: boolean): boolean {
+  if (config.log.format === 'json') return false;
+  if (config.log.format === 'pretty') return prettyAvailable();
+  return config.server.nodeEnv === 'development' && isTty && prettyAvailable();
 }
 
 /**
  * The process logger. `destination` is for tests (an in-memory stream); otherwise stdout, pretty
  * per `usePretty`.
  */
-export function createLogger(
-  config: Pick<Config, 'logLevel' | 'logFormat' | 'nodeEnv'>,
-  destination?: DestinationStream,
-): Logger {
+export function createLogger(config: LogSettings, destination?: DestinationStream): Logger {
   const options: pino.LoggerOptions = {
-    level: config.logLevel,
+    level: config.log.level,
     base: { service: 'ngrok-graphql-gateway' },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
   };

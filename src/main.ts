@@ -18,7 +18,7 @@ interface Running {
 async function embeddedStandIn(
   config: Config,
 ): Promise<{ config: Config; examples: ExampleIds | undefined; close: () => Promise<void> }> {
-  if (config.nodeEnv === 'production') {
+  if (config.server.nodeEnv === 'production') {
     throw new ConfigError(
       'NGROK_API_URL / NGROK_API_KEY: no upstream configured; in production the gateway will not serve the local stand-in.',
     );
@@ -27,9 +27,13 @@ async function embeddedStandIn(
   const seed = demoData();
   const sandbox = await startSandbox({ accounts: { [key]: seed } });
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
-  const host = config.host ?? '127.0.0.1';
+  const host = config.server.host ?? '127.0.0.1';
   return {
-    config: Object.freeze({ ...config, host, ngrokApiUrl: sandbox.url, ngrokApiKey: key }),
+    config: Object.freeze({
+      ...config,
+      server: Object.freeze({ ...config.server, host }),
+      upstream: Object.freeze({ ...config.upstream, url: sandbox.url, apiKey: key }),
+    }),
     examples: exampleIdsFrom(seed),
     close: () => sandbox.close(),
   };
@@ -37,10 +41,14 @@ async function embeddedStandIn(
 
 /** `log` receives the start-up lines; by default they go to the JSON (or, in development, pretty) log. */
 export async function start(config: Config, log?: (line: string) => void): Promise<Running> {
-  const standIn = config.ngrokApiUrl === undefined ? await embeddedStandIn(config) : undefined;
+  const standIn = config.upstream.url === undefined ? await embeddedStandIn(config) : undefined;
   const effective = standIn?.config ?? config;
-  const host = effective.host ?? '0.0.0.0';
-  if (effective.ngrokApiKey !== undefined && effective.gatewayTokens.length === 0 && !isLoopback(host)) {
+  const host = effective.server.host ?? '0.0.0.0';
+  if (
+    effective.upstream.apiKey !== undefined &&
+    effective.access.gatewayTokens.length === 0 &&
+    !isLoopback(host)
+  ) {
     await standIn?.close();
     throw new ConfigError(
       'GATEWAY_TOKENS: required when NGROK_API_KEY is set and HOST is not loopback (anyone could use the key).',
@@ -52,20 +60,20 @@ export async function start(config: Config, log?: (line: string) => void): Promi
   const server = createServer(gateway.yoga);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(effective.port, host, resolve);
+    server.listen(effective.server.port, host, resolve);
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : effective.port;
+  const port = typeof address === 'object' && address ? address.port : effective.server.port;
   const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
   const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/graphql`;
   say(
-    `GraphQL gateway listening on ${url}${effective.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
+    `GraphQL gateway listening on ${url}${effective.server.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
   );
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used).`
-      : `Upstream: ${effective.ngrokApiUrl} (${effective.ngrokApiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used).`
+      : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   return {
     url,
@@ -83,7 +91,7 @@ export async function start(config: Config, log?: (line: string) => void): Promi
       const late = await Promise.race([
         drained.then(() => false),
         new Promise<boolean>((resolve) => {
-          bound = setTimeout(() => resolve(true), effective.shutdownTimeoutMs);
+          bound = setTimeout(() => resolve(true), effective.server.shutdownTimeoutMs);
         }),
       ]);
       clearInterval(sweep);

@@ -38,12 +38,12 @@ function findToken(tokens: readonly GatewayToken[], presented: string): GatewayT
  */
 export function credentialOf(authorization: string | null, config: Config): Credential | null {
   const token = bearer(authorization);
-  const serverKey = config.ngrokApiKey;
+  const serverKey = config.upstream.apiKey;
   if (serverKey === undefined) return token === undefined ? null : { apiKey: token, scopes: ALL_SCOPES };
   // A server-held key without tokens is allowed on loopback only (see main.ts).
-  if (config.gatewayTokens.length === 0) return { apiKey: serverKey, scopes: ALL_SCOPES };
+  if (config.access.gatewayTokens.length === 0) return { apiKey: serverKey, scopes: ALL_SCOPES };
   if (token === undefined) return null;
-  const match = findToken(config.gatewayTokens, token);
+  const match = findToken(config.access.gatewayTokens, token);
   if (!match) throw unauthenticated('The gateway token is not valid.');
   return { apiKey: serverKey, scopes: match.scopes };
 }

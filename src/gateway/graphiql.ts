@@ -86,8 +86,8 @@ function variablesOf(operation: ExampleOperation, ids: ExampleIds): string {
 /** The Authorization header a person must add, or undefined when the gateway needs none. */
 function headerHint(config: Config, onStandIn: boolean): string | undefined {
   if (onStandIn) return undefined;
-  if (config.ngrokApiKey === undefined) return 'Bearer <your ngrok API key>';
-  return config.gatewayTokens.length > 0 ? 'Bearer <a gateway token>' : undefined;
+  if (config.upstream.apiKey === undefined) return 'Bearer <your ngrok API key>';
+  return config.access.gatewayTokens.length > 0 ? 'Bearer <a gateway token>' : undefined;
 }
 
 /**
@@ -99,7 +99,7 @@ export function graphiqlOptions(
   standInIds?: ExampleIds,
   operations = readExampleOperations(),
 ): GraphiQLOptions | false {
-  if (config.nodeEnv === 'production') return false;
+  if (config.server.nodeEnv === 'production') return false;
   const hint = headerHint(config, standInIds !== undefined);
   const headers = hint === undefined ? undefined : JSON.stringify({ Authorization: hint }, null, 2);
   return {

@@ -12,19 +12,8 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Config } from '../config';
+import type { LimitsConfig } from '../config';
 import { withDeadline } from '../upstream/deadline';
-
-type LimitsConfig = Pick<
-  Config,
-  | 'maxTokens'
-  | 'maxDepth'
-  | 'maxAliases'
-  | 'maxDirectives'
-  | 'maxCost'
-  | 'introspection'
-  | 'operationTimeoutMs'
->;
 
 /** graphql-armor says "Syntax Error: …"; clients get the limit as the validation error it is. */
 function report(context: ValidationContext | null, error: GraphQLError): void {

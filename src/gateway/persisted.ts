@@ -9,7 +9,7 @@ import {
 } from '@graphql-yoga/plugin-persisted-operations';
 import { type DocumentNode, type GraphQLSchema, parse, validate } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { ConfigError } from '../config';
+import { ConfigError, type PersistedConfig } from '../config';
 
 const FILE = 'PERSISTED_OPERATIONS_FILE';
 
@@ -102,12 +102,9 @@ export function usePersistedOperationsManifest(
 
 /** The plugin from the config, or undefined when no manifest is configured. */
 export function persistedOperationsPlugin(
-  config: { readonly persistedOperationsFile: string | undefined; readonly persistedOperationsOnly: boolean },
+  config: PersistedConfig,
   schema: GraphQLSchema,
 ): Plugin | undefined {
-  if (config.persistedOperationsFile === undefined) return undefined;
-  return usePersistedOperationsManifest(
-    loadPersistedOperations(config.persistedOperationsFile, schema),
-    config.persistedOperationsOnly,
-  );
+  if (config.file === undefined) return undefined;
+  return usePersistedOperationsManifest(loadPersistedOperations(config.file, schema), config.only);
 }

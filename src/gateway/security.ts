@@ -5,7 +5,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import type { CORSOptions, Plugin, YogaServerOptions } from 'graphql-yoga';
 import type { Config } from '../config';
 
-type SecurityConfig = Pick<Config, 'corsOrigins' | 'nodeEnv' | 'maxBodyBytes' | 'maxBatch'>;
+type SecurityConfig = Pick<Config, 'access' | 'server' | 'limits'>;
 
 /**
  * Headers that mark a request as sent by a script (a browser preflights them), so a form or an
@@ -15,7 +15,7 @@ export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'graphql-require-preflight',
 
 /** The origins CORS lets in: the configured ones, any in development, none otherwise. */
 export function allowedOrigins(config: SecurityConfig): readonly string[] {
-  return config.corsOrigins ?? (config.nodeEnv === 'development' ? ['*'] : []);
+  return config.access.corsOrigins ?? (config.server.nodeEnv === 'development' ? ['*'] : []);
 }
 
 /** yoga's cors option: headers only for an allowed Origin; bearer tokens, so never credentials. */
@@ -35,8 +35,8 @@ export function corsOption(config: SecurityConfig): YogaServerOptions<object, ob
 export function securityOptions(config: SecurityConfig) {
   return {
     cors: corsOption(config),
-    maxRequestBodySize: config.maxBodyBytes,
-    batching: config.maxBatch > 0 ? { limit: config.maxBatch } : false,
+    maxRequestBodySize: config.limits.maxBodyBytes,
+    batching: config.limits.maxBatch > 0 ? { limit: config.limits.maxBatch } : false,
   } satisfies Partial<YogaServerOptions<object, object>>;
 }
 
@@ -57,6 +57,6 @@ const closeAfterRefusal: Plugin = {
 
 export function securityPlugins(config: SecurityConfig): Plugin[] {
   const plugins: Plugin[] = [useCSRFPrevention({ requestHeaders: CSRF_HEADERS }), closeAfterRefusal];
-  if (config.nodeEnv === 'production') plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
+  if (config.server.nodeEnv === 'production') plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
   return plugins;
 }

@@ -1,8 +1,8 @@
-// Writes the README's configuration table from the option table in src/config.ts, so the two
+// Writes the README's configuration table from the option table in src/config/table.ts, so the two
 // cannot drift (test/gateway/readme.test.ts fails when they do).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { flagOf, OPTIONS } from '../config';
+import { defaultTextOf, flagOf, OPTIONS } from '../config';
 
 const START = '<!-- config-table:start -->';
 const END = '<!-- config-table:end -->';
@@ -10,8 +10,7 @@ const END = '<!-- config-table:end -->';
 export function configTable(): string {
   const cell = (s: string) => s.replaceAll('|', '\\|');
   const rows = OPTIONS.map(
-    (o) =>
-      `| \`${o.env}\` | \`${flagOf(o.env)}\` | ${o.defaultText ? cell(o.defaultText) : 'unset'} | ${cell(o.help)} |`,
+    (o) => `| \`${o.env}\` | \`${flagOf(o.env)}\` | ${cell(defaultTextOf(o))} | ${cell(o.help)} |`,
   );
   return [START, '| variable | flag | default | meaning |', '|---|---|---|---|', ...rows, END].join('\n');
 }

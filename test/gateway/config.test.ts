@@ -5,26 +5,26 @@ describe('configuration', () => {
   it('has defaults: port 4000, Ngrok-Version 2, no upstream (the embedded stand-in)', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
-      port: 4000,
-      ngrokApiVersion: '2',
-      ngrokApiUrl: undefined,
-      ngrokApiKey: undefined,
+      server: { port: 4000 },
+      upstream: { apiVersion: '2', url: undefined, apiKey: undefined },
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
 
   it('a key without a URL talks to the real API', () => {
-    expect(loadConfig({ NGROK_API_KEY: 'k' }).ngrokApiUrl).toBe('https://api.ngrok.com');
+    expect(loadConfig({ NGROK_API_KEY: 'k' }).upstream.url).toBe('https://api.ngrok.com');
   });
 
   it('flags mirror the variables and win over them', () => {
     const config = loadConfig({ PORT: '5000' }, ['--port', '6000', '--ngrok-api-url=http://127.0.0.1:9/']);
-    expect(config.port).toBe(6000);
-    expect(config.ngrokApiUrl).toBe('http://127.0.0.1:9');
+    expect(config.server.port).toBe(6000);
+    expect(config.upstream.url).toBe('http://127.0.0.1:9');
   });
 
   it('parses gateway tokens with scopes', () => {
-    expect(loadConfig({ GATEWAY_TOKENS: 'aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbb:read' }).gatewayTokens).toEqual([
+    expect(
+      loadConfig({ GATEWAY_TOKENS: 'aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbb:read' }).access.gatewayTokens,
+    ).toEqual([
       { token: 'aaaaaaaaaaaaaaaa', scopes: ['read', 'write'] },
       { token: 'bbbbbbbbbbbbbbbb', scopes: ['read'] },
     ]);

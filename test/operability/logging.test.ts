@@ -183,12 +183,16 @@ describe('the logger', () => {
         done();
       },
     });
-    const logger = createLogger({ logLevel: 'info', logFormat: 'json', nodeEnv: 'production' }, stream);
+    const logger = createLogger(
+      { log: { level: 'info', format: 'json' }, server: { nodeEnv: 'production' } },
+      stream,
+    );
     logger.info(
       {
         headers: { authorization: 'Bearer secret-1', cookie: 'secret-2', accept: 'application/json' },
         apiKey: 'secret-3',
         config: { ngrokApiKey: 'secret-4', gatewayTokens: ['secret-5'] },
+        sections: { upstream: { apiKey: 'secret-6' }, access: { gatewayTokens: ['secret-7'] } },
         nested: { token: 'secret-6' },
         variables: { id: 'secret-7' },
       },
@@ -207,11 +211,23 @@ describe('the logger', () => {
   });
 
   it('is pretty only in development on a terminal (or when asked), JSON otherwise', () => {
-    expect(usePretty({ logFormat: 'auto', nodeEnv: 'development' }, true)).toBe(true);
-    expect(usePretty({ logFormat: 'auto', nodeEnv: 'development' }, false)).toBe(false);
-    expect(usePretty({ logFormat: 'auto', nodeEnv: 'production' }, true)).toBe(false);
-    expect(usePretty({ logFormat: 'auto', nodeEnv: 'test' }, true)).toBe(false);
-    expect(usePretty({ logFormat: 'json', nodeEnv: 'development' }, true)).toBe(false);
-    expect(usePretty({ logFormat: 'pretty', nodeEnv: 'production' }, false)).toBe(true);
+    expect(
+      usePretty({ log: { level: 'info', format: 'auto' }, server: { nodeEnv: 'development' } }, true),
+    ).toBe(true);
+    expect(
+      usePretty({ log: { level: 'info', format: 'auto' }, server: { nodeEnv: 'development' } }, false),
+    ).toBe(false);
+    expect(
+      usePretty({ log: { level: 'info', format: 'auto' }, server: { nodeEnv: 'production' } }, true),
+    ).toBe(false);
+    expect(usePretty({ log: { level: 'info', format: 'auto' }, server: { nodeEnv: 'test' } }, true)).toBe(
+      false,
+    );
+    expect(
+      usePretty({ log: { level: 'info', format: 'json' }, server: { nodeEnv: 'development' } }, true),
+    ).toBe(false);
+    expect(
+      usePretty({ log: { level: 'info', format: 'pretty' }, server: { nodeEnv: 'production' } }, false),
+    ).toBe(true);
   });
 });

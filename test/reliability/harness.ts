@@ -83,7 +83,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
   });
   const gateway = createGateway(config, {
-    logger: createLogger({ ...config, logFormat: 'json' }, sink),
+    logger: createLogger({ ...config, log: { ...config.log, format: 'json' } }, sink),
     events: {
       attempt: record('attempt'),
       coalesced: record('coalesced'),
