@@ -6,11 +6,10 @@ import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
-import { createMaskError, toGraphQLError } from './gateway/errors';
 import { compiledExecution } from './gateway/execution';
 import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
+import { createMaskError, toGraphQLError } from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
-import { operationDeadline, queryLimits } from './gateway/limits';
 import { createMetrics } from './gateway/metrics';
 import {
   combineEvents,
@@ -20,6 +19,7 @@ import {
   yogaLoggerOf,
 } from './gateway/observability';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/persisted';
+import { operationDeadline, queryLimits } from './gateway/query-limits';
 import { securityOptions, securityPlugins } from './gateway/security';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';

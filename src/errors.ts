@@ -1,5 +1,5 @@
-// The gateway's one error vocabulary. Nothing here knows GraphQL: src/schema/errors.ts shows the
-// domain errors as data, and src/gateway/errors.ts maps the rest to GraphQL errors.
+// The gateway's one error vocabulary. Nothing here knows GraphQL: src/schema/mutation-errors.ts shows the
+// domain errors as data, and src/gateway/graphql-errors.ts maps the rest to GraphQL errors.
 
 export type ErrorCode =
   | 'UNAUTHENTICATED'

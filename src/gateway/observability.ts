@@ -9,7 +9,7 @@ import type { Plugin, YogaLogger } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
 import type { UpstreamEvents } from '../upstream/http';
-import type { MaskLogger } from './errors';
+import type { MaskLogger } from './graphql-errors';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 

@@ -1,4 +1,4 @@
-import { apiError } from './errors';
+import { apiError } from './api-errors';
 
 // Real API keys look like `2AbC…_5xYz…`; the stand-in accepts any readable key of that alphabet so
 // that fixtures can use names like `sandbox-key`, and calls everything else "not a credential".

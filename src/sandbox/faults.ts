@@ -1,4 +1,4 @@
-import { injectedError } from './errors';
+import { injectedError } from './api-errors';
 import { errorReply, type Reply } from './respond';
 import { type Fault, ROUTE_NAMES, type RouteName } from './types';
 

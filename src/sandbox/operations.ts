@@ -1,4 +1,4 @@
-import { apiError, notFound } from './errors';
+import { apiError, notFound } from './api-errors';
 import { presentModule, presentTunnel, presentTunnelList } from './present';
 import type { RouteMatch } from './routes';
 import type { AccountStore } from './store';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type ApiError, errorBody } from './errors';
+import { type ApiError, errorBody } from './api-errors';
 
 /** An answer computed before it is written, so faults can rewrite it. */
 export interface Reply {

@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ConcurrencyCap, RateLimiter } from './admission';
+import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
 import { demoData } from './data';
-import { ApiError, internalError, notFound } from './errors';
 import { earlyAction, FaultQueues, isEarly, mangle } from './faults';
 import { operationId } from './ids';
-import { ConcurrencyCap, RateLimiter } from './limits';
 import { Metrics } from './metrics';
 import { runOperation } from './operations';
 import { emptyReply, errorReply, jsonReply, type Reply, send } from './respond';

@@ -1,4 +1,4 @@
-import { apiError } from './errors';
+import { apiError } from './api-errors';
 import { ID_PATTERN } from './ids';
 import { BACKEND_PREFIXES, isBackendPrefix } from './resources';
 

@@ -1,4 +1,4 @@
-import { apiError } from './errors';
+import { apiError } from './api-errors';
 
 export const SUPPORTED_VERSION = '2';
 

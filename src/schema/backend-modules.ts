@@ -6,7 +6,7 @@ import { type IdKind, isBackendId, isIdOf, quote } from '../ids';
 import { type LoadedBackendModule, loadBackendModules, routeKey } from '../loaders';
 import type { RouteKey } from '../upstream';
 import { builder } from './builder';
-import { MUTATION_ERRORS } from './errors';
+import { MUTATION_ERRORS } from './mutation-errors';
 import { RefType } from './refs';
 
 export const BackendModuleType = builder.loadableObjectRef<LoadedBackendModule, string>('BackendModule', {

@@ -4,7 +4,7 @@ import { defaultFieldResolver, isObjectType, lexicographicSortSchema } from 'gra
 import { builder } from './builder';
 import './scalars';
 import './refs';
-import './errors';
+import './mutation-errors';
 import './tunnels';
 import './nodes';
 import './backend-modules';

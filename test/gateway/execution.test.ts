@@ -5,8 +5,8 @@ import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLS
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
-import { createMaskError } from '../../src/gateway/errors';
 import { compiledExecution } from '../../src/gateway/execution';
+import { createMaskError } from '../../src/gateway/graphql-errors';
 
 const Item = new GraphQLObjectType({
   name: 'Item',

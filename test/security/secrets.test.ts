@@ -2,7 +2,7 @@
 // tenant never sees another's data; gateway tokens carry scopes.
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMaskError } from '../../src/gateway/errors';
+import { createMaskError } from '../../src/gateway/graphql-errors';
 import { type AccountSeed, makeTunnels, newId } from '../../src/sandbox';
 import { type Harness, KEY, OTHER_KEY, startHarness } from '../reliability/harness';
 

@@ -1,4 +1,4 @@
-import { ApiError, apiError } from './errors';
+import { ApiError, apiError } from './api-errors';
 
 // Per-key admission control: the rolling-window rate limit (ERR_NGROK_226) and the optional cap on
 // simultaneous requests (ERR_NGROK_225). Rejected requests do not use up the window.
