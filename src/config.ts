@@ -55,6 +55,12 @@ export interface Config {
   /** Per-credential read cache: 0 turns it off. */
   readonly cacheTtlMs: number;
   readonly cacheMaxEntries: number;
+  /** Shared state (src/shared-state): the upstream budget and, with REDIS_URL, Redis. */
+  readonly upstreamRateLimitPerMin: number;
+  readonly redisUrl: string | undefined;
+  readonly redisKeyPrefix: string;
+  readonly redisTimeoutMs: number;
+  readonly redisFallbackReplicas: number;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +118,25 @@ const httpUrl: Parser<string> = (raw, name) => {
   }
   return url.href.replace(/\/+$/, '');
 };
+
+/** redis:// or rediss:// URL; it may hold a password, so an error never repeats the value. */
+const redisUrl: Parser<string> = (raw, name) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) {
+    fail(name, 'expected a redis:// or rediss:// URL (the value is not repeated: it may hold a password)');
+  }
+  return raw.trim();
+};
+
+const keyPrefix: Parser<string> = (raw, name) =>
+  /^[A-Za-z0-9:_.-]{1,64}$/.test(raw.trim())
+    ? raw.trim()
+    : fail(name, `expected 1 to 64 of A-Z a-z 0-9 : _ . -, got "${raw}"`);
 
 const boolean: Parser<boolean> = (raw, name) => {
   const value = raw.trim().toLowerCase();
@@ -398,6 +423,40 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     defaultText: '10000',
     parse: integer(1, 1_000_000),
   },
+  {
+    key: 'upstreamRateLimitPerMin',
+    env: 'UPSTREAM_RATE_LIMIT_PER_MIN',
+    help: "the gateway's own budget of upstream calls per credential in any rolling 60 s, across replicas sharing REDIS_URL (0: off)",
+    defaultText: '120',
+    parse: integer(0, 10_000),
+  },
+  {
+    key: 'redisUrl',
+    env: 'REDIS_URL',
+    help: 'Redis holding the state replicas share (budget, pauses, cache, live-event lease, snapshots, events); unset: per process',
+    parse: redisUrl,
+  },
+  {
+    key: 'redisKeyPrefix',
+    env: 'REDIS_KEY_PREFIX',
+    help: 'prefix of every Redis key and channel the gateway uses',
+    defaultText: 'ngw:',
+    parse: keyPrefix,
+  },
+  {
+    key: 'redisTimeoutMs',
+    env: 'REDIS_TIMEOUT_MS',
+    help: 'connect and command timeout for Redis; past it a call uses per-process state',
+    defaultText: '1000',
+    parse: integer(10, 60_000),
+  },
+  {
+    key: 'redisFallbackReplicas',
+    env: 'REDIS_FALLBACK_REPLICAS',
+    help: 'while Redis is unreachable each replica keeps to UPSTREAM_RATE_LIMIT_PER_MIN divided by this (set it to the replica count)',
+    defaultText: '1',
+    parse: integer(1, 1_000),
+  },
 ];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
@@ -438,6 +497,11 @@ export const DEFAULTS: Config = {
   readinessCacheMs: 10_000,
   cacheTtlMs: 0,
   cacheMaxEntries: 10_000,
+  upstreamRateLimitPerMin: 120,
+  redisUrl: undefined,
+  redisKeyPrefix: 'ngw:',
+  redisTimeoutMs: 1_000,
+  redisFallbackReplicas: 1,
 };
 
 /** Reads `--flag value` / `--flag=value` pairs; unknown flags are an error. */
