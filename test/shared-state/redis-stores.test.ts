@@ -154,8 +154,13 @@ describe.runIf(redisTestsRun)('shared state on Redis', () => {
     await b.forget(DIGEST);
     expect(await a.lookup(DIGEST, '/tunnels/tn_1')).toEqual({ hit: false, generation: 1 });
     expect(await a.lookup(other, '/tunnels?limit=20')).toEqual({ hit: true, value: { tunnels: [] } });
-    await a.store(DIGEST, 0, [['/tunnels/tn_1', { id: 'stale' }]]);
+    await a.store(DIGEST, 0, [
+      ['/tunnels/tn_1', { id: 'stale' }],
+      ['/tunnels/tn_9', { id: 'stale' }],
+    ]);
     expect(await b.lookup(DIGEST, '/tunnels/tn_1')).toMatchObject({ hit: false });
+    // Not stored at all, so it cannot come back when counting restarts after the generation expires.
+    expect(await admin.exists(`${keys.cacheEntries(DIGEST)}0:/tunnels/tn_9`)).toBe(0);
     const ttl = await admin.pttl(`${keys.cacheEntries(other)}0:/tunnels?limit=20`);
     expect(ttl).toBeGreaterThan(0);
     expect(await admin.pttl(keys.cacheGeneration(DIGEST))).toBeGreaterThan(0);
