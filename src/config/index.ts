@@ -21,6 +21,7 @@ export type LimitsConfig = Config['limits'];
 export type AccessConfig = Config['access'];
 export type CacheConfig = Config['cache'];
 export type PersistedConfig = Config['persisted'];
+export type RedisConfig = Config['redis'];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
 

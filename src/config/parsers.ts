@@ -50,6 +50,25 @@ export const httpUrl: Parser<string> = (raw, name) => {
   return url.href.replace(/\/+$/, '');
 };
 
+/** redis:// or rediss:// URL; it may hold a password, so an error never repeats the value. */
+export const redisUrl: Parser<string> = (raw, name) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:')) {
+    fail(name, 'expected a redis:// or rediss:// URL (the value is not repeated: it may hold a password)');
+  }
+  return raw.trim();
+};
+
+export const keyPrefix: Parser<string> = (raw, name) =>
+  /^[A-Za-z0-9:_.-]{1,64}$/.test(raw.trim())
+    ? raw.trim()
+    : fail(name, `expected 1 to 64 of A-Z a-z 0-9 : _ . -, got "${raw}"`);
+
 export const boolean: Parser<boolean> = (raw, name) => {
   const value = raw.trim().toLowerCase();
   if (value === 'true' || value === '1') return true;

@@ -5,9 +5,11 @@ import {
   type GatewayToken,
   httpUrl,
   integer,
+  keyPrefix,
   oneOf,
   origins,
   type Parser,
+  redisUrl,
   text,
   tokens,
 } from './parsers';
@@ -135,6 +137,12 @@ export const TABLE = {
       default: 10_000,
       parse: integer(1, 600_000),
     }),
+    rateLimitPerMin: option({
+      env: 'UPSTREAM_RATE_LIMIT_PER_MIN',
+      help: "the gateway's own budget of upstream calls per credential in any rolling 60 s, across replicas sharing REDIS_URL (0: off)",
+      default: 120,
+      parse: integer(0, 10_000),
+    }),
   },
   limits: {
     operationTimeoutMs: option({
@@ -260,6 +268,31 @@ export const TABLE = {
       help: 'reads the cache holds at most, over all credentials (least recently used out first)',
       default: 10_000,
       parse: integer(1, 1_000_000),
+    }),
+  },
+  redis: {
+    url: unset<string>({
+      env: 'REDIS_URL',
+      help: 'Redis holding the state replicas share (budget, pauses, cache, live-event lease, snapshots, events); unset: per process',
+      parse: redisUrl,
+    }),
+    keyPrefix: option({
+      env: 'REDIS_KEY_PREFIX',
+      help: 'prefix of every Redis key and channel the gateway uses',
+      default: 'ngw:',
+      parse: keyPrefix,
+    }),
+    timeoutMs: option({
+      env: 'REDIS_TIMEOUT_MS',
+      help: 'connect and command timeout for Redis; past it a call uses per-process state',
+      default: 1_000,
+      parse: integer(10, 60_000),
+    }),
+    fallbackReplicas: option({
+      env: 'REDIS_FALLBACK_REPLICAS',
+      help: 'while Redis is unreachable each replica keeps to UPSTREAM_RATE_LIMIT_PER_MIN divided by this (set it to the replica count)',
+      default: 1,
+      parse: integer(1, 1_000),
     }),
   },
 };

@@ -1,0 +1,103 @@
+// The upstream budget in Redis, shared by every replica: per credential digest a sorted set of the
+// calls in the rolling window (score: Redis's own clock, so replicas' clocks never disagree) and one
+// of the poller's calls. One Lua script trims, counts and claims atomically: N replicas bursting
+// together never put more than the limit in any window.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { KeyNames } from './keys';
+import {
+  type BudgetDecision,
+  type Ceilings,
+  type ClaimKind,
+  ceilingsOf,
+  type RateBudget,
+  type RateBudgetOptions,
+  WINDOW_MS,
+  type WindowCalls,
+} from './rate-budget';
+import { integersOf, redisScript } from './redis-script';
+
+// KEYS: every call, the poller's calls. ARGV: window ms, ceiling, the poller's cap (-1: not a poll),
+// a suffix that makes the member unique. Returns {1, remaining, now} or {0, ms until a slot, now}.
+const TAKE = redisScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+local function freeAt(key, cap)
+  local n = redis.call('ZCARD', key)
+  if n < cap then return now, n end
+  if cap <= 0 then return now + window, n end
+  local oldest = redis.call('ZRANGE', key, n - cap, n - cap, 'WITHSCORES')
+  return tonumber(oldest[2]) + window, n
+end
+local ceiling = tonumber(ARGV[2])
+local pollCap = tonumber(ARGV[3])
+local at, calls = freeAt(KEYS[1], ceiling)
+local polls = 0
+if pollCap >= 0 then
+  local pollAt
+  pollAt, polls = freeAt(KEYS[2], pollCap)
+  if pollAt > at then at = pollAt end
+end
+if at > now then return {0, at - now, now} end
+local member = now .. '-' .. ARGV[4]
+redis.call('ZADD', KEYS[1], now, member)
+redis.call('PEXPIRE', KEYS[1], window)
+local left = ceiling - calls - 1
+if pollCap >= 0 then
+  redis.call('ZADD', KEYS[2], now, member)
+  redis.call('PEXPIRE', KEYS[2], window)
+  left = math.min(left, pollCap - polls - 1)
+end
+return {1, left, now}
+`);
+
+export class RedisRateBudget implements RateBudget {
+  private readonly ceilings: Ceilings;
+  private readonly windowMs: number;
+  /** Members must be unique across replicas: two calls in one millisecond are two calls. */
+  private readonly replica = randomBytes(6).toString('base64url');
+  private sequence = 0;
+
+  constructor(
+    private readonly client: Redis,
+    private readonly keys: KeyNames,
+    options: RateBudgetOptions,
+  ) {
+    this.ceilings = ceilingsOf(options.limitPerMin, options.pollBudgetPerMin);
+    this.windowMs = options.windowMs ?? WINDOW_MS;
+  }
+
+  async take(digest: string, kind: ClaimKind): Promise<BudgetDecision> {
+    const reply = await TAKE(
+      this.client,
+      [this.keys.budget(digest), this.keys.pollBudget(digest)],
+      [this.windowMs, this.ceilings[kind], kind === 'poll' ? this.ceilings.pollOwn : -1, this.member()],
+    );
+    const [granted, value, now] = integersOf(reply, 3);
+    return granted === 1
+      ? { granted: true, remaining: value ?? 0, at: now ?? Date.now() }
+      : { granted: false, retryInMs: Math.max(1, value ?? 1) };
+  }
+
+  /** Adds calls granted elsewhere (by the in-process fallback during an outage) to the window. */
+  async record(digest: string, window: WindowCalls): Promise<void> {
+    if (window.calls.length === 0) return;
+    const scored = (times: readonly number[]) => times.flatMap((at) => [at, `${at}-${this.member()}`]);
+    const batch = this.client.multi();
+    batch.zadd(this.keys.budget(digest), ...scored(window.calls));
+    batch.pexpire(this.keys.budget(digest), this.windowMs);
+    if (window.polls.length > 0) {
+      batch.zadd(this.keys.pollBudget(digest), ...scored(window.polls));
+      batch.pexpire(this.keys.pollBudget(digest), this.windowMs);
+    }
+    await batch.exec();
+  }
+
+  private member(): string {
+    this.sequence = (this.sequence + 1) % Number.MAX_SAFE_INTEGER;
+    return `${this.replica}:${this.sequence}`;
+  }
+}

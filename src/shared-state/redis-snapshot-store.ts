@@ -1,0 +1,25 @@
+// Snapshots in Redis: `<prefix>snapshot:<digest>` holds the JSON and expires after its TTL.
+import type { Redis } from 'ioredis';
+import type { KeyNames } from './keys';
+import type { SnapshotStore } from './snapshot-store';
+
+export class RedisSnapshotStore implements SnapshotStore {
+  constructor(
+    private readonly client: Redis,
+    private readonly keys: KeyNames,
+  ) {}
+
+  async get(digest: string): Promise<unknown> {
+    const raw = await this.client.get(this.keys.snapshot(digest));
+    return raw === null ? undefined : JSON.parse(raw);
+  }
+
+  async set(digest: string, snapshot: unknown, ttlMs: number): Promise<void> {
+    await this.client.set(
+      this.keys.snapshot(digest),
+      JSON.stringify(snapshot ?? null),
+      'PX',
+      Math.ceil(ttlMs),
+    );
+  }
+}
