@@ -40,8 +40,10 @@ export interface Config {
   /** Operations in one batched request; 0 turns batching off. */
   readonly maxBatch: number;
   readonly introspection: boolean;
-  /** Allowed browser origins; undefined: any origin in development, none elsewhere. */
+  /** Allowed browser origins; undefined: any origin in development, none elsewhere (see src/gateway/origins.ts). */
   readonly corsOrigins: readonly string[] | undefined;
+  /** Host header names answered besides loopback ones; undefined: checked only when HOST is loopback. */
+  readonly allowedHosts: readonly string[] | undefined;
   readonly shutdownTimeoutMs: number;
   readonly gatewayTokens: readonly GatewayToken[];
   readonly logLevel: LogLevel;
@@ -146,6 +148,18 @@ const origins: Parser<readonly string[]> = (raw, name) =>
       }
       return url?.origin ?? entry;
     });
+
+/** Comma-separated host names such as gateway.example.com (the Host header without its port), or "*". */
+const hostNames: Parser<readonly string[]> = (raw, name) =>
+  raw
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter((entry) => entry !== '')
+    .map((entry) =>
+      entry === '*' || /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.?)+$|^\[[0-9a-f:.]+\]$/.test(entry)
+        ? entry.replace(/\.$/, '')
+        : fail(name, `expected host names like gateway.example.com (no scheme or port), got "${entry}"`),
+    );
 
 const tokens: Parser<readonly GatewayToken[]> = (raw, name) =>
   raw
@@ -330,6 +344,13 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     parse: origins,
   },
   {
+    key: 'allowedHosts',
+    env: 'ALLOWED_HOSTS',
+    help: "comma-separated Host header names answered besides localhost, 127.0.0.1 and [::1] (a proxy's name), or *",
+    defaultText: 'loopback names only when HOST is loopback; any otherwise',
+    parse: hostNames,
+  },
+  {
     key: 'shutdownTimeoutMs',
     env: 'SHUTDOWN_TIMEOUT_MS',
     help: 'on SIGTERM/SIGINT, how long in-flight operations may finish before connections are cut',
@@ -427,6 +448,7 @@ export const DEFAULTS: Config = {
   maxBatch: 5,
   introspection: true,
   corsOrigins: undefined,
+  allowedHosts: undefined,
   shutdownTimeoutMs: 10_000,
   gatewayTokens: [],
   logLevel: 'info',
