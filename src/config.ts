@@ -340,7 +340,7 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     key: 'corsOrigins',
     env: 'CORS_ORIGINS',
     help: 'comma-separated browser origins allowed by CORS, or *',
-    defaultText: 'any origin in development, none otherwise',
+    defaultText: 'any origin in development (not where the gateway lends its key), none otherwise',
     parse: origins,
   },
   {
