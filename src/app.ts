@@ -8,8 +8,9 @@ import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
 import { compiledExecution } from './gateway/execution';
 import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
-import { createMaskError, toGraphQLError } from './gateway/graphql-errors';
+import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
+import { graphiqlForAllowedHosts } from './gateway/hosts';
 import { createMetrics } from './gateway/metrics';
 import {
   combineEvents,
@@ -20,7 +21,7 @@ import {
 } from './gateway/observability';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/persisted';
 import { operationDeadline, queryLimits } from './gateway/query-limits';
-import { securityOptions, securityPlugins } from './gateway/security';
+import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { ReadCache, UpstreamTransport } from './upstream';
@@ -35,6 +36,8 @@ export interface GatewayDeps {
   readonly events?: UpstreamEvents;
   /** Ids that exist upstream, for GraphiQL's example variables (main.ts: the stand-in's demo data). */
   readonly graphiqlExamples?: ExampleIds;
+  /** The upstream is the embedded stand-in (main.ts): nothing real is at stake, any origin in development. */
+  readonly standIn?: boolean;
 }
 
 /** True when every root field of the operation is introspection, which needs no credential. */
@@ -107,8 +110,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    ...securityOptions(config),
-    graphiql: graphiqlOptions(config, deps.graphiqlExamples),
+    ...securityOptions(config, { standIn: deps.standIn }),
+    graphiql: graphiqlForAllowedHosts(config, graphiqlOptions(config, deps.graphiqlExamples)),
     ...(persisted ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
@@ -121,7 +124,11 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       }
     },
     plugins: [
+      // Before the request log, which reads the codes it fills in.
+      useErrorCodes,
       useRequestLog(logger),
+      // Host and Origin: before anything that answers or runs.
+      ...requestGuards(config, { standIn: deps.standIn }),
       metrics.plugin,
       useUpstreamReadiness(readiness),
       ...(persisted ? [persisted] : []),

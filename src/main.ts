@@ -6,6 +6,7 @@ import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
+import { keyProtection } from './gateway/security';
 import { createLogger } from './log';
 
 interface Running {
@@ -56,7 +57,11 @@ export async function start(config: Config, log?: (line: string) => void): Promi
   }
   const logger = createLogger(effective);
   const say = log ?? ((line: string) => logger.info(line));
-  const gateway = createGateway(effective, { logger, graphiqlExamples: standIn?.examples });
+  const gateway = createGateway(effective, {
+    logger,
+    graphiqlExamples: standIn?.examples,
+    standIn: standIn !== undefined,
+  });
   const server = createServer(gateway.yoga);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -75,6 +80,8 @@ export async function start(config: Config, log?: (line: string) => void): Promi
       ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used).`
       : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
+  const protection = keyProtection(effective, { standIn: standIn !== undefined });
+  if (protection) say(protection);
   return {
     url,
     say,

@@ -105,6 +105,16 @@ export const origins: Parser<readonly string[]> = (raw, name) =>
     return url?.origin ?? entry;
   });
 
+/** Comma-separated host names such as gateway.example.com (the Host header without its port), or "*". */
+export const hostNames: Parser<readonly string[]> = (raw, name) =>
+  list(raw)
+    .map((entry) => entry.toLowerCase())
+    .map((entry) =>
+      entry === '*' || /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.?)+$|^\[[0-9a-f:.]+\]$/.test(entry)
+        ? entry.replace(/\.$/, '')
+        : fail(name, `expected host names like gateway.example.com (no scheme or port), got "${entry}"`),
+    );
+
 /** "token" has every scope; "token:read" or "token:read+write" narrow it. */
 export const tokens: Parser<readonly GatewayToken[]> = (raw, name) =>
   list(raw).map((entry) => {

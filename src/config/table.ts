@@ -3,6 +3,7 @@
 import {
   boolean,
   type GatewayToken,
+  hostNames,
   httpUrl,
   integer,
   keyPrefix,
@@ -204,8 +205,14 @@ export const TABLE = {
     corsOrigins: unset<readonly string[]>({
       env: 'CORS_ORIGINS',
       help: 'comma-separated browser origins allowed by CORS, or *',
-      defaultText: 'any origin in development, none otherwise',
+      defaultText: 'any origin in development (not where the gateway lends its key), none otherwise',
       parse: origins,
+    }),
+    allowedHosts: unset<readonly string[]>({
+      env: 'ALLOWED_HOSTS',
+      help: "comma-separated Host header names answered besides localhost, 127.0.0.1 and [::1] (a proxy's name), or *",
+      defaultText: 'loopback names only when HOST is loopback; any otherwise',
+      parse: hostNames,
     }),
     gatewayTokens: option<readonly GatewayToken[]>({
       env: 'GATEWAY_TOKENS',

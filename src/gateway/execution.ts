@@ -1,12 +1,15 @@
-// Operations run as JavaScript that graphql-jit compiles once per document and operation name,
+// Queries run as JavaScript that graphql-jit compiles once per document and operation name,
 // instead of through graphql-js's interpreter: less CPU per operation. What clients see stays
 // graphql-js's: errors are rebuilt as graphql-js's own (see located), and anything graphql-jit
-// cannot compile runs interpreted.
+// cannot compile runs interpreted. Mutations always run interpreted: graphql-jit does not stop
+// after a failed non-null mutation field, so it would send the later writes upstream.
 import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
   type Source,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
@@ -53,6 +56,16 @@ function withLocatedErrors(result: ExecutionResult, document: DocumentNode): Exe
   return { ...result, errors: result.errors.map((e) => located(e, source, starts)) };
 }
 
+function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Compiled {
+  try {
+    const result = compileQuery(schema, document, operationName);
+    return isCompiledQuery(result) ? result : INTERPRETED;
+  } catch {
+    // graphql-js runs it, and answers as it would have anyway.
+    return INTERPRETED;
+  }
+}
+
 export function compiledExecution(): Plugin {
   // Held as long as the document is: yoga's parse cache keeps one per distinct query text (an LRU
   // of 1024, an hour at most), so compiled operations are bounded by it.
@@ -67,13 +80,8 @@ export function compiledExecution(): Plugin {
     }
     let compiled = byName.get(operationName);
     if (compiled === undefined) {
-      compiled = INTERPRETED;
-      try {
-        const result = compileQuery(args.schema, args.document, operationName);
-        if (isCompiledQuery(result)) compiled = result;
-      } catch {
-        // graphql-js runs it, and answers as it would have anyway.
-      }
+      const isQuery = getOperationAST(args.document, operationName)?.operation === 'query';
+      compiled = isQuery ? compile(args.schema, args.document, operationName) : INTERPRETED;
       byName.set(operationName, compiled);
     }
     return compiled;
@@ -85,9 +93,11 @@ export function compiledExecution(): Plugin {
         const compiled = compiledFor(args);
         if (compiled === INTERPRETED) return executeFn(args);
         const result = compiled.query(args.rootValue, args.contextValue, args.variableValues);
-        return result instanceof Promise
-          ? result.then((r) => withLocatedErrors(r, args.document))
-          : withLocatedErrors(result, args.document);
+        // No data: the variables did not fit, and nothing ran. The interpreter answers that request
+        // error as yoga does (HTTP 400), at no cost.
+        const answer = (r: ExecutionResult) =>
+          'data' in r ? withLocatedErrors(r, args.document) : executeFn(args);
+        return result instanceof Promise ? result.then(answer) : answer(result);
       });
     },
   };

@@ -1,6 +1,7 @@
 // The one place where the gateway's errors become GraphQL errors. Anything that is not ours, or
 // not already a GraphQL error of the request's own making, is masked.
 import { GraphQLError } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 
 export interface MaskLogger {
@@ -56,3 +57,58 @@ export const createMaskError =
       extensions: { code: 'INTERNAL_SERVER_ERROR' },
     });
   };
+
+/** graphql-js's variable coercion errors: the client's variables do not fit the operation. */
+const COERCION = /^Variable "\$/;
+
+/** The code of an error that came without one: the request's fault unless it is a field's. */
+function codeFor(error: GraphQLError): string {
+  if (error.path !== undefined) return 'INTERNAL_SERVER_ERROR';
+  return COERCION.test(error.message) ? 'BAD_USER_INPUT' : 'BAD_REQUEST';
+}
+
+/**
+ * The error as it may leave: with a code, and without `originalError` in its extensions (yoga puts
+ * the JSON parser's message there, which quotes the client's body). Its HTTP status is kept as it
+ * was (`spec` dropped with the detail would turn yoga's 400 into 200 for application/json).
+ */
+function sanitized(error: GraphQLError): GraphQLError {
+  const {
+    originalError: detail,
+    http,
+    ...rest
+  } = error.extensions as Record<string, unknown> & {
+    http?: { status?: number; headers?: Record<string, string>; spec?: boolean };
+  };
+  if (detail === undefined && typeof rest.code === 'string') return error;
+  const keptHttp = http && detail !== undefined ? { ...http, spec: undefined } : http;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: {
+      ...rest,
+      code: typeof rest.code === 'string' ? rest.code : codeFor(error),
+      ...(keptHttp ? { http: keptHttp } : {}),
+    },
+  });
+}
+
+function sanitizedResult(result: unknown): unknown {
+  if (typeof result !== 'object' || result === null || Symbol.asyncIterator in result) return result;
+  const errors = (result as { errors?: readonly unknown[] }).errors;
+  if (!errors?.length) return result;
+  return {
+    ...result,
+    errors: errors.map((e) => (e instanceof GraphQLError ? sanitized(e) : e)),
+  };
+}
+
+/** Every error of every answer carries extensions.code, and none repeats what the client sent. */
+export const useErrorCodes: Plugin = {
+  onResultProcess({ result, setResult }) {
+    setResult((Array.isArray(result) ? result.map(sanitizedResult) : sanitizedResult(result)) as never);
+  },
+};

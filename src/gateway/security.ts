@@ -1,43 +1,54 @@
-// What protects the gateway from browsers and hostile clients at the HTTP level: CSRF prevention,
-// CORS, the request body cap, batching bounds, and no field suggestions in production.
+// What protects the gateway from browsers and hostile clients at the HTTP level: the Host and
+// Origin checks, CSRF prevention, CORS, the request body cap, batching bounds, the 401 challenge,
+// and no field suggestions in production.
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
-import type { CORSOptions, Plugin, YogaServerOptions } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
+import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import type { Config } from '../config';
+import { hostCheck, useHostCheck } from './hosts';
+import { allowedOrigins, corsOption, holdsRealKey, type OriginContext, useOriginCheck } from './origins';
 
-type SecurityConfig = Pick<Config, 'access' | 'server' | 'limits'>;
+type SecurityConfig = Pick<Config, 'access' | 'server' | 'limits' | 'upstream'>;
 
 /**
- * Headers that mark a request as sent by a script (a browser preflights them), so a form or an
- * <img> on another site cannot run an operation. JSON POSTs need none of them.
+ * Headers that mark a request as sent by a script (a browser preflights them), so a form on another
+ * site cannot run an operation. JSON POSTs and GET queries need none of them.
  */
 export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'graphql-require-preflight', 'apollo-require-preflight'];
 
-/** The origins CORS lets in: the configured ones, any in development, none otherwise. */
-export function allowedOrigins(config: SecurityConfig): readonly string[] {
-  return config.access.corsOrigins ?? (config.server.nodeEnv === 'development' ? ['*'] : []);
-}
-
-/** yoga's cors option: headers only for an allowed Origin; bearer tokens, so never credentials. */
-export function corsOption(config: SecurityConfig): YogaServerOptions<object, object>['cors'] {
-  const allowed = allowedOrigins(config);
-  if (allowed.length === 0) return false;
-  const any = allowed.includes('*');
-  return (request: Request): CORSOptions => {
-    const origin = request.headers.get('origin');
-    if (origin === null || !(any || allowed.includes(origin))) return false as unknown as CORSOptions;
-    // '*' makes yoga echo the request's Origin with "Vary: Origin".
-    return { origin: ['*'], methods: ['GET', 'POST'], credentials: false, maxAge: 600 };
-  };
-}
+/** The realm of the Bearer challenge every 401 carries (RFC 6750). */
+export const AUTH_CHALLENGE = 'Bearer realm="ngrok-graphql-gateway"';
 
 /** The yoga options that bound a request before it is parsed. */
-export function securityOptions(config: SecurityConfig) {
+export function securityOptions(config: SecurityConfig, context: OriginContext = {}) {
   return {
-    cors: corsOption(config),
+    cors: corsOption(config, context),
     maxRequestBodySize: config.limits.maxBodyBytes,
     batching: config.limits.maxBatch > 0 ? { limit: config.limits.maxBatch } : false,
   } satisfies Partial<YogaServerOptions<object, object>>;
+}
+
+/**
+ * Form and text/plain POSTs (which a page on any site can send without a preflight) need a CSRF
+ * header. GET runs queries only (a mutation over GET is 405) and clients authenticate with a bearer
+ * header, not cookies, so a GET needs none: urql's and graphql-request's defaults work.
+ */
+function csrfPrevention(): Plugin {
+  const onRequestParse = useCSRFPrevention({ requestHeaders: CSRF_HEADERS }).onRequestParse;
+  return {
+    onRequestParse(payload) {
+      if (payload.request.method === 'GET') return;
+      try {
+        return onRequestParse?.(payload);
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        throw new GraphQLError(error.message, {
+          extensions: { ...error.extensions, code: 'CSRF_HEADER_REQUIRED' },
+        });
+      }
+    },
+  };
 }
 
 /** Refusals that may come before the body is read: too large, CSRF (or scope), unsupported type. */
@@ -45,18 +56,39 @@ const UNREAD_BODY_STATUSES = new Set([403, 413, 415]);
 
 /**
  * A request refused before its body was read leaves the rest of that body on the connection, where
- * it would stall the client's next request: such answers close the connection instead.
+ * it would stall the client's next request: such answers close the connection instead. A 401 says
+ * how to authenticate.
  */
-const closeAfterRefusal: Plugin = {
+const responseHeaders: Plugin = {
   onResponse({ request, response }) {
     if (request.method === 'POST' && UNREAD_BODY_STATUSES.has(response.status)) {
       response.headers.set('connection', 'close');
     }
+    if (response.status === 401) response.headers.set('www-authenticate', AUTH_CHALLENGE);
   },
 };
 
+/** The Host and Origin checks: first of the gateway's plugins, so a refused request runs nothing. */
+export function requestGuards(config: SecurityConfig, context: OriginContext = {}): Plugin[] {
+  return [useHostCheck(config), useOriginCheck(config, context)].filter((p) => p !== undefined);
+}
+
 export function securityPlugins(config: SecurityConfig): Plugin[] {
-  const plugins: Plugin[] = [useCSRFPrevention({ requestHeaders: CSRF_HEADERS }), closeAfterRefusal];
+  const plugins: Plugin[] = [csrfPrevention(), responseHeaders];
   if (config.server.nodeEnv === 'production') plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
   return plugins;
+}
+
+/**
+ * One start-up line saying what protects a gateway that lends its key without tokens, or undefined
+ * when tokens (or the caller's own key) protect it.
+ */
+export function keyProtection(config: SecurityConfig, context: OriginContext = {}): string | undefined {
+  if (!holdsRealKey(config, context) || config.access.gatewayTokens.length > 0) return undefined;
+  const hosts = hostCheck(config)
+    ? `Host names ${['localhost', '127.0.0.1', '[::1]', ...(config.access.allowedHosts ?? [])].join(', ')}`
+    : 'any Host name (ALLOWED_HOSTS=*)';
+  const origins = allowedOrigins(config, context);
+  const browsers = origins.length === 0 ? 'none (CORS_ORIGINS unset)' : origins.join(', ');
+  return `Security: NGROK_API_KEY is lent without GATEWAY_TOKENS, protected by: this machine only (HOST=${config.server.host}); ${hosts}; browser origins: its own pages, others ${browsers}.`;
 }

@@ -1,6 +1,12 @@
 // Imports every schema file for its side effects, then builds the schema. Nothing imports this
 // file back, which keeps circular references between type files safe.
-import { defaultFieldResolver, isObjectType, lexicographicSortSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  GraphQLSchema,
+  isObjectType,
+  isSpecifiedScalarType,
+  lexicographicSortSchema,
+} from 'graphql';
 import { builder } from './builder';
 import './scalars';
 import './refs';
@@ -12,7 +18,16 @@ import './backend-modules';
 builder.queryType({ description: 'Reads: tunnels and HTTPS edge route backend modules.' });
 builder.mutationType({ description: 'Writes: the backend module of an HTTPS edge route.' });
 
-export const schema = lexicographicSortSchema(builder.toSchema());
+/**
+ * Pothos lists every built-in scalar; left out here, only those a field or argument uses come back
+ * (GraphQLSchema collects them), so introspection shows no unused Float.
+ */
+function withoutUnusedScalars(built: GraphQLSchema): GraphQLSchema {
+  const config = built.toConfig();
+  return new GraphQLSchema({ ...config, types: config.types.filter((t) => !isSpecifiedScalarType(t)) });
+}
+
+export const schema = lexicographicSortSchema(withoutUnusedScalars(builder.toSchema()));
 
 // Connections hand PageInfo.hasNextPage over lazily (a getter that may return a promise: at
 // first = 100 it costs an upstream call, made only when the field is selected). graphql-jit reads a

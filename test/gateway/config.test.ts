@@ -30,6 +30,14 @@ describe('configuration', () => {
     ]);
   });
 
+  it('parses allowed host names (lower case, no trailing dot)', () => {
+    expect(loadConfig({ ALLOWED_HOSTS: 'Gateway.Internal., [::2], *' }).access.allowedHosts).toEqual([
+      'gateway.internal',
+      '[::2]',
+      '*',
+    ]);
+  });
+
   const bad: [Record<string, string>, string[], RegExp][] = [
     [{ PORT: 'eighty' }, [], /^PORT: expected a whole number from 0 to 65535, got "eighty"$/],
     [{ PORT: '70000' }, [], /^PORT: expected a whole number/],
@@ -44,6 +52,8 @@ describe('configuration', () => {
     [{ UPSTREAM_TIMEOUT_MS: '0' }, [], /^UPSTREAM_TIMEOUT_MS: expected a whole number/],
     [{ GATEWAY_TOKENS: 'short' }, [], /^GATEWAY_TOKENS: each token must have at least 16 characters$/],
     [{ GATEWAY_TOKENS: 'aaaaaaaaaaaaaaaa:admin' }, [], /^GATEWAY_TOKENS: unknown scope "admin"$/],
+    [{ ALLOWED_HOSTS: 'http://gateway.internal' }, [], /^ALLOWED_HOSTS: expected host names like/],
+    [{ ALLOWED_HOSTS: 'gateway.internal:8080' }, [], /^ALLOWED_HOSTS: expected host names like/],
     [{}, ['--prot', '1'], /^unknown argument "--prot"/],
     [{}, ['--port'], /^--port: needs a value$/],
     [{}, ['--port', 'x'], /^--port: expected a whole number/],

@@ -28,8 +28,9 @@ describe('pass-through: the client forwards its own ngrok API key', () => {
   });
 
   it('no Authorization header: HTTP 401 UNAUTHENTICATED, no upstream call', async () => {
-    const { status, body } = await stack.gql(LIST, {}, { key: null });
+    const { status, body, headers } = await stack.gql(LIST, {}, { key: null });
     expect(status).toBe(401);
+    expect(headers.get('www-authenticate')).toBe('Bearer realm="ngrok-graphql-gateway"');
     expect(body.data).toBeUndefined();
     expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     expect(stack.sandbox.calls()).toBe(0);
@@ -37,8 +38,9 @@ describe('pass-through: the client forwards its own ngrok API key', () => {
 
   it('a malformed Authorization header: HTTP 401, no upstream call', async () => {
     for (const authorization of ['Basic abc', 'Bearer', 'Bearer a b', 'token']) {
-      const { status, body } = await stack.gql(LIST, {}, { key: null, headers: { authorization } });
+      const { status, body, headers } = await stack.gql(LIST, {}, { key: null, headers: { authorization } });
       expect(status).toBe(401);
+      expect(headers.get('www-authenticate')).toBe('Bearer realm="ngrok-graphql-gateway"');
       expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     }
     expect(stack.sandbox.calls()).toBe(0);
@@ -83,20 +85,23 @@ describe('server-held key: clients present a gateway token', () => {
 
   it('no token or a wrong one: HTTP 401, no upstream call; the ngrok key itself is not a token', async () => {
     for (const key of [null, 'wrong-token-abcdefghijklmnop', KEY]) {
-      const { status, body } = await stack.gql(LIST, {}, { key });
+      const { status, body, headers } = await stack.gql(LIST, {}, { key });
       expect(status).toBe(401);
+      expect(headers.get('www-authenticate')).toBe('Bearer realm="ngrok-graphql-gateway"');
       expect(body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     }
     expect(stack.sandbox.calls()).toBe(0);
   });
 
   it('a read-only token cannot run mutations: FORBIDDEN, no upstream call', async () => {
-    const { status, body } = await stack.gql(
+    const { status, body, headers } = await stack.gql(
       'mutation { deleteHttpsEdgeRouteBackend(input: { edgeId: "edghts_abc", routeId: "edghtsrt_def" }) { __typename } }',
       {},
       { key: READ_TOKEN },
     );
     expect(status).toBe(403);
+    // A challenge belongs to 401 only: this token is valid, it may just not write.
+    expect(headers.get('www-authenticate')).toBeNull();
     expect(body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     expect(stack.sandbox.calls()).toBe(0);
   });

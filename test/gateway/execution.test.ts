@@ -1,7 +1,14 @@
 // Operations run compiled (graphql-jit, src/gateway/execution.ts); clients must not be able to
 // tell: the same data, and the same errors with the same messages, locations, paths and codes, as
 // graphql-js's interpreter gives, for every kind of outcome a field can have.
-import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString } from 'graphql';
+import {
+  GraphQLList,
+  GraphQLNonNull,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  graphql,
+} from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
@@ -110,5 +117,73 @@ describe('compiled execution answers as graphql-js does', () => {
     expect((await compiled({ query, operationName: 'A' })).json).toEqual({ data: { fine: 'fine' } });
     expect((await compiled({ query, operationName: 'B' })).json).toEqual({ data: { later: 'later' } });
     expect((await compiled({ query, operationName: 'A' })).json).toEqual({ data: { fine: 'fine' } });
+  });
+});
+
+describe('mutations keep graphql-js serial semantics', () => {
+  let writes: string[] = [];
+  const write = (name: string, fail: boolean) => async () => {
+    writes.push(name);
+    if (fail) throw new GatewayError('UPSTREAM_UNAVAILABLE', 'The ngrok API is unavailable.');
+    return name;
+  };
+  const mutationSchema = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: { fine: { type: GraphQLString } } }),
+    mutation: new GraphQLObjectType({
+      name: 'Mutation',
+      fields: {
+        failRequired: { type: new GraphQLNonNull(GraphQLString), resolve: write('failRequired', true) },
+        failOptional: { type: GraphQLString, resolve: write('failOptional', true) },
+        later: { type: GraphQLString, resolve: write('later', false) },
+      },
+    }),
+  });
+  const run = (plugins: Plugin[]) => {
+    const yoga = createYoga({
+      schema: mutationSchema,
+      plugins,
+      logging: false,
+      maskedErrors: { maskError: createMaskError({ error: () => {} }) },
+    });
+    return async (query: string) => {
+      writes = [];
+      const response = await yoga.fetch('http://gateway/graphql', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      return { json: await response.json(), writes };
+    };
+  };
+  const interpretedRun = run([]);
+  const compiledRun = run([compiledExecution()]);
+  /** graphql-js itself, without yoga: the reference. */
+  const reference = async (source: string) => {
+    writes = [];
+    const result = await graphql({ schema: mutationSchema, source });
+    return { data: result.data, writes };
+  };
+
+  it('a failed non-null field: data null, the later field never runs (graphql-js)', async () => {
+    const query = 'mutation { failRequired later }';
+    expect(await reference(query)).toEqual({ data: null, writes: ['failRequired'] });
+    const expected = await interpretedRun(query);
+    expect(expected.writes).toEqual(['failRequired']);
+    expect(expected.json.data).toBeNull();
+    expect(await compiledRun(query)).toEqual(expected);
+    expect(await compiledRun(query)).toEqual(expected);
+  });
+
+  it('a failed nullable field: null, and the later field still runs (graphql-js)', async () => {
+    const query = 'mutation { failOptional later }';
+    expect(await reference(query)).toEqual({
+      data: { failOptional: null, later: 'later' },
+      writes: ['failOptional', 'later'],
+    });
+    const expected = await interpretedRun(query);
+    expect(expected.writes).toEqual(['failOptional', 'later']);
+    expect(expected.json.data).toEqual({ failOptional: null, later: 'later' });
+    expect(await compiledRun(query)).toEqual(expected);
+    expect(await compiledRun(query)).toEqual(expected);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import {
   buildSchema,
   findBreakingChanges,
+  graphql,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
@@ -52,5 +53,17 @@ describe('the schema', () => {
         for (const v of type.getValues()) if (!v.description) missing.push(`${type.name}.${v.name}`);
     }
     expect(missing).toEqual([]);
+  });
+
+  it('introspection lists only the built-in scalars the schema uses (no Float)', async () => {
+    const result = await graphql({ schema, source: '{ __schema { types { name kind } } }' });
+    const introspected = result.data as { __schema: { types: { name: string; kind: string }[] } };
+    expect(introspected.__schema.types.filter((t) => t.kind === 'SCALAR').map((t) => t.name)).toEqual([
+      'Boolean',
+      'DateTime',
+      'ID',
+      'Int',
+      'String',
+    ]);
   });
 });

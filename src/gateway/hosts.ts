@@ -1,0 +1,67 @@
+// Which Host headers the gateway answers. A gateway on loopback answers loopback names only, so a
+// web page whose own name was re-pointed at 127.0.0.1 (DNS rebinding) cannot talk to it.
+import type { Plugin } from 'graphql-yoga';
+import { type Config, isLoopback } from '../config';
+import { refusal } from './refusal';
+
+type HostConfig = Pick<Config, 'server' | 'access'>;
+
+/** Names that only this machine resolves to itself: no one else can point them at the gateway. */
+const LOOPBACK_NAMES = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
+
+/** The host name of a Host header (no port, lower case), or undefined when it is not one. */
+export function hostNameOf(header: string | null): string | undefined {
+  if (header === null || header === '' || /[/?#@\s\\]/.test(header)) return undefined;
+  try {
+    return new URL(`http://${header}`).hostname.replace(/\.$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A test of the Host header, or undefined when every Host is answered: the check applies when the
+ * gateway listens on loopback or ALLOWED_HOSTS is set, and "*" turns it off.
+ */
+export function hostCheck(config: HostConfig): ((header: string | null) => boolean) | undefined {
+  const listed = config.access.allowedHosts;
+  if (listed?.includes('*')) return undefined;
+  if (listed === undefined && !isLoopback(config.server.host ?? '0.0.0.0')) return undefined;
+  const allowed = new Set(listed ?? []);
+  return (header) => {
+    const name = hostNameOf(header);
+    return name !== undefined && (LOOPBACK_NAMES.test(name) || allowed.has(name));
+  };
+}
+
+/** Refuses a request for a host name the gateway does not answer, before it is parsed or run. */
+export function useHostCheck(config: HostConfig): Plugin | undefined {
+  const allowed = hostCheck(config);
+  if (!allowed) return undefined;
+  return {
+    onRequest({ request, endResponse }) {
+      if (allowed(request.headers.get('host'))) return;
+      endResponse(
+        refusal(
+          421,
+          'HOST_NOT_ALLOWED',
+          'This gateway does not answer for that host name (see ALLOWED_HOSTS).',
+          request,
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * Yoga serves GraphiQL before the gateway's plugins see the request: for a refused host name it
+ * serves none, and the request goes on to be refused.
+ */
+export function graphiqlForAllowedHosts<T extends object>(
+  config: HostConfig,
+  options: T | false,
+): T | false | ((request: Request) => T | false) {
+  const allowed = hostCheck(config);
+  if (!allowed || options === false) return options;
+  return (request) => (allowed(request.headers.get('host')) ? options : false);
+}
