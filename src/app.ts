@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
+import { documentCacheOptions } from './gateway/document-cache';
 import { createMaskError, toGraphQLError } from './gateway/errors';
 import { compiledExecution } from './gateway/execution';
 import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
@@ -70,7 +71,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   const upstreamUrl = config.ngrokApiUrl;
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
-  const metrics = createMetrics();
+  const metrics = createMetrics({ maxOperationNames: config.metricsMaxOperationNames });
   const transport =
     deps.transport ??
     new UpstreamTransport({
@@ -107,6 +108,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    ...documentCacheOptions(),
     ...securityOptions(config),
     graphiql: graphiqlOptions(config, deps.graphiqlExamples),
     ...(persisted ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),

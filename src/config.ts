@@ -55,6 +55,8 @@ export interface Config {
   /** Per-credential read cache: 0 turns it off. */
   readonly cacheTtlMs: number;
   readonly cacheMaxEntries: number;
+  /** Operations hardening: metric label and HTTP server bounds (src/gateway/metrics.ts, src/main.ts). */
+  readonly metricsMaxOperationNames: number;
 }
 
 export class ConfigError extends Error {
@@ -398,6 +400,13 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     defaultText: '10000',
     parse: integer(1, 1_000_000),
   },
+  {
+    key: 'metricsMaxOperationNames',
+    env: 'METRICS_MAX_OPERATION_NAMES',
+    help: 'distinct operation names given their own metric series (the first to validate); others count as "other"',
+    defaultText: '50',
+    parse: integer(0, 1000),
+  },
 ];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
@@ -438,6 +447,7 @@ export const DEFAULTS: Config = {
   readinessCacheMs: 10_000,
   cacheTtlMs: 0,
   cacheMaxEntries: 10_000,
+  metricsMaxOperationNames: 50,
 };
 
 /** Reads `--flag value` / `--flag=value` pairs; unknown flags are an error. */
