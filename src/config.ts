@@ -55,8 +55,12 @@ export interface Config {
   /** Per-credential read cache: 0 turns it off. */
   readonly cacheTtlMs: number;
   readonly cacheMaxEntries: number;
-  /** Operations hardening: metric label and HTTP server bounds (src/gateway/metrics.ts, src/main.ts). */
+  /** Operations hardening: metric label and HTTP server bounds (src/gateway/metrics.ts, src/http-server.ts). */
   readonly metricsMaxOperationNames: number;
+  readonly serverHeadersTimeoutMs: number;
+  readonly serverRequestTimeoutMs: number;
+  readonly serverKeepAliveTimeoutMs: number;
+  readonly serverMaxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -407,6 +411,34 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     defaultText: '50',
     parse: integer(0, 1000),
   },
+  {
+    key: 'serverHeadersTimeoutMs',
+    env: 'SERVER_HEADERS_TIMEOUT_MS',
+    help: 'a client that has not sent its request headers within this time gets 408 and is disconnected',
+    defaultText: '10000',
+    parse: integer(100, 600_000),
+  },
+  {
+    key: 'serverRequestTimeoutMs',
+    env: 'SERVER_REQUEST_TIMEOUT_MS',
+    help: 'a client that has not sent its whole request (headers and body) within this time gets 408 and is disconnected',
+    defaultText: '30000',
+    parse: integer(100, 3_600_000),
+  },
+  {
+    key: 'serverKeepAliveTimeoutMs',
+    env: 'SERVER_KEEPALIVE_TIMEOUT_MS',
+    help: "idle time before a keep-alive client connection is closed; keep it above a load balancer's",
+    defaultText: '5000',
+    parse: integer(100, 600_000),
+  },
+  {
+    key: 'serverMaxConnections',
+    env: 'SERVER_MAX_CONNECTIONS',
+    help: 'client connections open at once; beyond it new ones are dropped until one closes',
+    defaultText: '1024',
+    parse: integer(1, 1_000_000),
+  },
 ];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
@@ -448,6 +480,10 @@ export const DEFAULTS: Config = {
   cacheTtlMs: 0,
   cacheMaxEntries: 10_000,
   metricsMaxOperationNames: 50,
+  serverHeadersTimeoutMs: 10_000,
+  serverRequestTimeoutMs: 30_000,
+  serverKeepAliveTimeoutMs: 5_000,
+  serverMaxConnections: 1024,
 };
 
 /** Reads `--flag value` / `--flag=value` pairs; unknown flags are an error. */
@@ -485,6 +521,11 @@ export function loadConfig(
   const result = config as unknown as Config;
   if (result.ngrokApiKey !== undefined && result.ngrokApiUrl === undefined) {
     config.ngrokApiUrl = 'https://api.ngrok.com';
+  }
+  if (result.serverHeadersTimeoutMs > result.serverRequestTimeoutMs) {
+    throw new ConfigError(
+      'SERVER_HEADERS_TIMEOUT_MS: must not exceed SERVER_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
   }
   if (result.persistedOperationsOnly && result.persistedOperationsFile === undefined) {
     throw new ConfigError(

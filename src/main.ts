@@ -1,11 +1,11 @@
 // Entry point: read the config, start the embedded stand-in when no upstream is configured,
 // listen, and shut down cleanly on SIGTERM/SIGINT.
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
+import { createHttpServer } from './http-server';
 import { createLogger } from './log';
 
 interface Running {
@@ -49,7 +49,7 @@ export async function start(config: Config, log?: (line: string) => void): Promi
   const logger = createLogger(effective);
   const say = log ?? ((line: string) => logger.info(line));
   const gateway = createGateway(effective, { logger, graphiqlExamples: standIn?.examples });
-  const server = createServer(gateway.yoga);
+  const server = createHttpServer(gateway.yoga, effective);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(effective.port, host, resolve);
