@@ -6,9 +6,10 @@ import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
 import { createHttpServer } from './http-server';
-import { createLogger } from './log';
+import { createLogger, type Logger } from './log';
 
 interface Running {
+  /** Where to reach the GraphQL endpoint from this machine (localhost when every interface is bound). */
   readonly url: string;
   /** Writes one line where the start-up lines went (the log). */
   readonly say: (line: string) => void;
@@ -35,8 +36,15 @@ async function embeddedStandIn(
   };
 }
 
-/** `log` receives the start-up lines; by default they go to the JSON (or, in development, pretty) log. */
-export async function start(config: Config, log?: (line: string) => void): Promise<Running> {
+/**
+ * `log` receives the start-up lines; by default they go to the JSON (or, in development, pretty) log.
+ * `logger` replaces the process logger (tests pass a silent one, so nothing reaches stdout).
+ */
+export async function start(
+  config: Config,
+  log?: (line: string) => void,
+  logger: Logger = createLogger(config),
+): Promise<Running> {
   const standIn = config.ngrokApiUrl === undefined ? await embeddedStandIn(config) : undefined;
   const effective = standIn?.config ?? config;
   const host = effective.host ?? '0.0.0.0';
@@ -46,7 +54,6 @@ export async function start(config: Config, log?: (line: string) => void): Promi
       'GATEWAY_TOKENS: required when NGROK_API_KEY is set and HOST is not loopback (anyone could use the key).',
     );
   }
-  const logger = createLogger(effective);
   const say = log ?? ((line: string) => logger.info(line));
   const gateway = createGateway(effective, { logger, graphiqlExamples: standIn?.examples });
   const server = createHttpServer(gateway.yoga, effective);
@@ -55,16 +62,17 @@ export async function start(config: Config, log?: (line: string) => void): Promi
     server.listen(effective.port, host, resolve);
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : effective.port;
-  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/graphql`;
+  const bound = typeof address === 'object' && address ? address : { address: host, port: effective.port };
+  const everywhere = bound.address === '0.0.0.0' || bound.address === '::';
+  const base = (h: string) => `http://${h.includes(':') ? `[${h}]` : h}:${bound.port}`;
+  const url = `${base(everywhere ? 'localhost' : bound.address)}/graphql`;
   say(
-    `GraphQL gateway listening on ${url}${effective.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
+    `GraphQL gateway listening on ${base(bound.address)}/graphql${everywhere ? ` (every interface: reachable from other machines; here ${url})` : ''}${effective.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
   );
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used).`
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used). No Authorization header is needed: the gateway holds the stand-in's key.`
       : `Upstream: ${effective.ngrokApiUrl} (${effective.ngrokApiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   return {

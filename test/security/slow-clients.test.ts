@@ -5,6 +5,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
+import { silentLogger } from '../../src/log';
 import { start } from '../../src/main';
 import { type Sandbox, startSandbox } from '../../src/sandbox';
 
@@ -53,13 +54,13 @@ describe('slow clients', () => {
         PORT: '0',
         HOST: '127.0.0.1',
         NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
         NGROK_API_URL: sandbox.url,
         SERVER_HEADERS_TIMEOUT_MS: '1000',
         SERVER_REQUEST_TIMEOUT_MS: '2000',
         SERVER_MAX_CONNECTIONS: '10',
       }),
       () => {},
+      silentLogger(),
     );
     port = Number(new URL(running.url).port);
   });
