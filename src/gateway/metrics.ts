@@ -1,7 +1,9 @@
 // Prometheus metrics at /metrics: yoga's Prometheus plugin for the GraphQL pipeline (request,
 // parse, validate, context, execute, errors, HTTP duration; never per resolver) and the upstream
 // client's own counters, fed by the transport's events. One Registry per gateway, so several
-// gateways in one process (the tests) never clash on metric names.
+// gateways in one process (the tests) never clash on metric names. Client text never becomes a label
+// unbounded: operation names go through OperationNameLabels (pipeline-metrics.ts); the upstream
+// labels (route, method, status, code, source, state) are the gateway's own fixed values.
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CircuitState, UpstreamEvents } from '../upstream/http';
