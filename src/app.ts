@@ -6,6 +6,7 @@ import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
+import { documentCacheOptions } from './gateway/document-cache';
 import { compiledExecution } from './gateway/execution';
 import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
 import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
@@ -73,7 +74,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   const upstreamUrl = config.upstream.url;
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
-  const metrics = createMetrics();
+  const metrics = createMetrics({ maxOperationNames: config.metrics.maxOperationNames });
   const transport =
     deps.transport ??
     new UpstreamTransport({
@@ -110,6 +111,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    ...documentCacheOptions(),
     ...securityOptions(config, { standIn: deps.standIn }),
     graphiql: graphiqlForAllowedHosts(config, graphiqlOptions(config, deps.graphiqlExamples)),
     ...(persisted ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),

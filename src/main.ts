@@ -1,15 +1,16 @@
 // Entry point: read the config, start the embedded stand-in when no upstream is configured,
 // listen, and shut down cleanly on SIGTERM/SIGINT.
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
 import { keyProtection } from './gateway/security';
-import { createLogger } from './log';
+import { createHttpServer } from './http-server';
+import { createLogger, type Logger } from './log';
 
 interface Running {
+  /** Where to reach the GraphQL endpoint from this machine (localhost when every interface is bound). */
   readonly url: string;
   /** Writes one line where the start-up lines went (the log). */
   readonly say: (line: string) => void;
@@ -40,8 +41,15 @@ async function embeddedStandIn(
   };
 }
 
-/** `log` receives the start-up lines; by default they go to the JSON (or, in development, pretty) log. */
-export async function start(config: Config, log?: (line: string) => void): Promise<Running> {
+/**
+ * `log` receives the start-up lines; by default they go to the JSON (or, in development, pretty) log.
+ * `logger` replaces the process logger (tests pass a silent one, so nothing reaches stdout).
+ */
+export async function start(
+  config: Config,
+  log?: (line: string) => void,
+  logger: Logger = createLogger(config),
+): Promise<Running> {
   const standIn = config.upstream.url === undefined ? await embeddedStandIn(config) : undefined;
   const effective = standIn?.config ?? config;
   const host = effective.server.host ?? '0.0.0.0';
@@ -55,29 +63,30 @@ export async function start(config: Config, log?: (line: string) => void): Promi
       'GATEWAY_TOKENS: required when NGROK_API_KEY is set and HOST is not loopback (anyone could use the key).',
     );
   }
-  const logger = createLogger(effective);
   const say = log ?? ((line: string) => logger.info(line));
   const gateway = createGateway(effective, {
     logger,
     graphiqlExamples: standIn?.examples,
     standIn: standIn !== undefined,
   });
-  const server = createServer(gateway.yoga);
+  const server = createHttpServer(gateway.yoga, effective.server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(effective.server.port, host, resolve);
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : effective.server.port;
-  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
-  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}/graphql`;
+  const bound =
+    typeof address === 'object' && address ? address : { address: host, port: effective.server.port };
+  const everywhere = bound.address === '0.0.0.0' || bound.address === '::';
+  const base = (h: string) => `http://${h.includes(':') ? `[${h}]` : h}:${bound.port}`;
+  const url = `${base(everywhere ? 'localhost' : bound.address)}/graphql`;
   say(
-    `GraphQL gateway listening on ${url}${effective.server.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
+    `GraphQL gateway listening on ${base(bound.address)}/graphql${everywhere ? ` (every interface: reachable from other machines; here ${url})` : ''}${effective.server.nodeEnv === 'production' ? '' : ' (GraphiQL: open it in a browser)'}`,
   );
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used).`
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used). No Authorization header is needed: the gateway holds the stand-in's key.`
       : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   const protection = keyProtection(effective, { standIn: standIn !== undefined });

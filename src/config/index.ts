@@ -53,6 +53,11 @@ function settle(config: Config): Config {
       'PERSISTED_OPERATIONS_ONLY: needs PERSISTED_OPERATIONS_FILE (the allowed operations)',
     );
   }
+  if (config.server.headersTimeoutMs > config.server.requestTimeoutMs) {
+    throw new ConfigError(
+      'SERVER_HEADERS_TIMEOUT_MS: must not exceed SERVER_REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
   return { ...config, upstream };
 }
 

@@ -65,6 +65,30 @@ export const TABLE = {
       default: 10_000,
       parse: integer(0, 600_000),
     }),
+    headersTimeoutMs: option({
+      env: 'SERVER_HEADERS_TIMEOUT_MS',
+      help: 'a client that has not sent its request headers within this time gets 408 and is disconnected',
+      default: 10_000,
+      parse: integer(100, 600_000),
+    }),
+    requestTimeoutMs: option({
+      env: 'SERVER_REQUEST_TIMEOUT_MS',
+      help: 'a client that has not sent its whole request (headers and body) within this time gets 408 and is disconnected',
+      default: 30_000,
+      parse: integer(100, 3_600_000),
+    }),
+    keepAliveTimeoutMs: option({
+      env: 'SERVER_KEEPALIVE_TIMEOUT_MS',
+      help: "idle time before a keep-alive client connection is closed; keep it above a load balancer's",
+      default: 5_000,
+      parse: integer(100, 600_000),
+    }),
+    maxConnections: option({
+      env: 'SERVER_MAX_CONNECTIONS',
+      help: 'client connections open at once; beyond it new ones are dropped until one closes',
+      default: 1024,
+      parse: integer(1, 1_000_000),
+    }),
   },
   upstream: {
     url: unset<string>({
@@ -220,6 +244,14 @@ export const TABLE = {
       default: [],
       defaultText: 'none',
       parse: tokens,
+    }),
+  },
+  metrics: {
+    maxOperationNames: option({
+      env: 'METRICS_MAX_OPERATION_NAMES',
+      help: 'distinct operation names given their own metric series (the first to validate); others count as "other"',
+      default: 50,
+      parse: integer(0, 1000),
     }),
   },
   log: {

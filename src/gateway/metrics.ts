@@ -1,15 +1,16 @@
 // Prometheus metrics at /metrics: yoga's Prometheus plugin for the GraphQL pipeline (request,
 // parse, validate, context, execute, errors, HTTP duration; never per resolver) and the upstream
 // client's own counters, fed by the transport's events. One Registry per gateway, so several
-// gateways in one process (the tests) never clash on metric names.
-import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
+// gateways in one process (the tests) never clash on metric names. Client text never becomes a label
+// unbounded: operation names go through OperationNameLabels (pipeline-metrics.ts); the upstream
+// labels (route, method, status, code, source, state) are the gateway's own fixed values.
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CircuitState, UpstreamEvents } from '../upstream/http';
+import { OperationNameLabels } from './operation-names';
+import { pipelineMetrics } from './pipeline-metrics';
 
 const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
-
-export const METRICS_ENDPOINT = '/metrics';
 
 export interface GatewayMetrics {
   readonly registry: Registry;
@@ -22,7 +23,17 @@ export interface GatewayMetrics {
 /** Upstream latency buckets in seconds: the API answers in tens of milliseconds, times out at 10 s. */
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function createMetrics(options: { processMetrics?: boolean } = {}): GatewayMetrics {
+/** Enough for a frontend's operations; each name costs about a hundred series lines. */
+export const DEFAULT_MAX_OPERATION_NAMES = 50;
+
+export interface MetricsOptions {
+  /** prom-client's default process metrics; on unless false. */
+  readonly processMetrics?: boolean;
+  /** Distinct operation names given a series of their own (METRICS_MAX_OPERATION_NAMES). */
+  readonly maxOperationNames?: number;
+}
+
+export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
@@ -102,28 +113,9 @@ export function createMetrics(options: { processMetrics?: boolean } = {}): Gatew
     circuit: setCircuit,
   };
 
-  const plugin = usePrometheus({
+  const plugin = pipelineMetrics(
     registry,
-    endpoint: METRICS_ENDPOINT,
-    // Ids in the URL and error paths with list indices would make one series per request.
-    labels: { url: false, path: false },
-    metrics: {
-      graphql_envelop_request: true,
-      graphql_envelop_request_duration: true,
-      graphql_envelop_request_time_summary: false,
-      graphql_envelop_phase_parse: true,
-      graphql_envelop_phase_validate: true,
-      graphql_envelop_phase_context: true,
-      graphql_envelop_phase_execute: true,
-      graphql_envelop_error_result: true,
-      graphql_yoga_http_duration: true,
-      // Not per resolver, no subscriptions, no deprecated fields, a schema that never changes.
-      graphql_envelop_execute_resolver: false,
-      graphql_envelop_phase_subscribe: false,
-      graphql_envelop_deprecated_field: false,
-      graphql_envelop_schema_change: false,
-    },
-  });
-
+    new OperationNameLabels(options.maxOperationNames ?? DEFAULT_MAX_OPERATION_NAMES),
+  );
   return { registry, events, plugin };
 }

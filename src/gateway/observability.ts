@@ -10,6 +10,7 @@ import { GatewayError } from '../errors';
 import type { Logger } from '../log';
 import type { UpstreamEvents } from '../upstream/http';
 import type { MaskLogger } from './graphql-errors';
+import { loggable } from './operation-names';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
@@ -93,7 +94,11 @@ export const maskLoggerOf = (logger: Logger): MaskLogger => ({
  */
 export function yogaLoggerOf(logger: Logger): YogaLogger {
   const summary = (args: unknown[]) =>
-    args.map((a) => (a instanceof Error ? a.name : typeof a === 'string' ? a : typeof a)).join(' ');
+    args
+      .map((a) =>
+        a instanceof Error ? a.name : typeof a === 'string' ? loggable(a, LONGEST_TEXT) : typeof a,
+      )
+      .join(' ');
   const line = (args: unknown[]) => ({ reqId: currentRequestId(), yoga: summary(args) });
   return {
     debug: (...args: unknown[]) => logger.debug(line(args), 'yoga'),
@@ -117,9 +122,14 @@ function collectErrorCodes(result: unknown, into: Set<string>): void {
   }
 }
 
-/** One name, a batch's names comma-separated, or null when there is none. */
+/** Longest path or yoga message logged; client text beyond it is cut (see loggable). */
+const LONGEST_TEXT = 256;
+
+/** One name, a batch's names comma-separated (each cut to a printable prefix), or null when there is none. */
 const joined = (names: (string | undefined)[]): string | null =>
-  names.some((n) => n !== undefined) ? names.map((n) => n ?? 'anonymous').join(',') : null;
+  names.some((n) => n !== undefined)
+    ? names.map((n) => (n === undefined ? 'anonymous' : loggable(n))).join(',')
+    : null;
 
 const UPSTREAM_CODES = /^(?:UPSTREAM_|RATE_LIMITED$)/;
 
@@ -167,7 +177,7 @@ export function useRequestLog(logger: Logger): Plugin {
       const line = {
         reqId: record.id,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: loggable(new URL(request.url).pathname, LONGEST_TEXT),
         operationName: joined(
           record.executed.length > 0 ? record.executed.map((o) => o.name) : record.requested,
         ),

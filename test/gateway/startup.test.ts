@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
+import { silentLogger } from '../../src/log';
 import { start } from '../../src/main';
 import { type Sandbox, startSandbox } from '../../src/sandbox';
 
@@ -22,7 +23,11 @@ const tsx = (args: string[], env: Record<string, string>) =>
 describe('start-up', () => {
   it('with no upstream configured it serves the embedded stand-in with demo data, no header needed', async () => {
     const lines: string[] = [];
-    const running = await start(loadConfig({ PORT: '0', NODE_ENV: 'test' }), (l) => lines.push(l));
+    const running = await start(
+      loadConfig({ PORT: '0', NODE_ENV: 'test' }),
+      (l) => lines.push(l),
+      silentLogger(),
+    );
     try {
       expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/graphql$/);
       expect(lines.join('\n')).toMatch(/local stand-in of the ngrok API with demo data/);
@@ -56,6 +61,7 @@ describe('start-up', () => {
       const running = await start(
         loadConfig({ PORT: '0', HOST: '127.0.0.1', NGROK_API_URL: `${sandbox.url}/` }),
         (l) => lines.push(l),
+        silentLogger(),
       );
       try {
         expect(lines.join('\n')).toMatch(/each client forwards its own API key/);
@@ -90,6 +96,7 @@ describe('start-up', () => {
           NGROK_API_KEY: sandbox.keys[0] ?? '',
         }),
         () => {},
+        silentLogger(),
       );
       await running.close();
     });
