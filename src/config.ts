@@ -55,6 +55,14 @@ export interface Config {
   /** Per-credential read cache: 0 turns it off. */
   readonly cacheTtlMs: number;
   readonly cacheMaxEntries: number;
+  /** Live tunnel events (src/live): polling, its budget, subscription limits. */
+  readonly livePollIntervalMs: number;
+  readonly livePollBudgetPerMin: number;
+  readonly liveIdleMs: number;
+  readonly liveMaxSubscriptionsPerCredential: number;
+  readonly liveMaxSubscriptions: number;
+  /** The embedded stand-in (npm start without upstream) brings tunnels online and offline. */
+  readonly standinChurn: boolean;
 }
 
 export class ConfigError extends Error {
@@ -398,6 +406,48 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     defaultText: '10000',
     parse: integer(1, 1_000_000),
   },
+  {
+    key: 'livePollIntervalMs',
+    env: 'LIVE_POLL_INTERVAL_MS',
+    help: 'tunnelEvents: how often a subscribed account is polled (each poll walks every page of 100 tunnels)',
+    defaultText: '5000',
+    parse: integer(100, 3_600_000),
+  },
+  {
+    key: 'livePollBudgetPerMin',
+    env: 'LIVE_POLL_BUDGET_PER_MIN',
+    help: "tunnelEvents: upstream calls one account's poller may make per rolling minute; the interval stretches to fit",
+    defaultText: '30',
+    parse: integer(1, 100_000),
+  },
+  {
+    key: 'liveIdleMs',
+    env: 'LIVE_IDLE_MS',
+    help: "tunnelEvents: how long an account's poller runs on after its last subscriber leaves",
+    defaultText: '10000',
+    parse: integer(0, 3_600_000),
+  },
+  {
+    key: 'liveMaxSubscriptionsPerCredential',
+    env: 'LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL',
+    help: 'tunnelEvents: open subscriptions per credential; beyond it RATE_LIMITED',
+    defaultText: '100',
+    parse: integer(1, 1_000_000),
+  },
+  {
+    key: 'liveMaxSubscriptions',
+    env: 'LIVE_MAX_SUBSCRIPTIONS',
+    help: 'tunnelEvents: open subscriptions in all; beyond it RATE_LIMITED',
+    defaultText: '10000',
+    parse: integer(1, 1_000_000),
+  },
+  {
+    key: 'standinChurn',
+    env: 'STANDIN_CHURN',
+    help: 'the embedded stand-in (no upstream configured) brings a demo tunnel online or offline every 3 s',
+    defaultText: 'false',
+    parse: boolean,
+  },
 ];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
@@ -438,6 +488,12 @@ export const DEFAULTS: Config = {
   readinessCacheMs: 10_000,
   cacheTtlMs: 0,
   cacheMaxEntries: 10_000,
+  livePollIntervalMs: 5_000,
+  livePollBudgetPerMin: 30,
+  liveIdleMs: 10_000,
+  liveMaxSubscriptionsPerCredential: 100,
+  liveMaxSubscriptions: 10_000,
+  standinChurn: false,
 };
 
 /** Reads `--flag value` / `--flag=value` pairs; unknown flags are an error. */

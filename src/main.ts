@@ -6,6 +6,7 @@ import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
+import { attachWebSocket } from './gateway/websocket';
 import { createLogger } from './log';
 
 interface Running {
@@ -26,6 +27,7 @@ async function embeddedStandIn(
   const { startSandbox, demoData, DEFAULT_API_KEY: key } = await import('./sandbox');
   const seed = demoData();
   const sandbox = await startSandbox({ accounts: { [key]: seed } });
+  if (config.standinChurn) sandbox.churn(key);
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
   const host = config.host ?? '127.0.0.1';
   return {
@@ -50,6 +52,7 @@ export async function start(config: Config, log?: (line: string) => void): Promi
   const say = log ?? ((line: string) => logger.info(line));
   const gateway = createGateway(effective, { logger, graphiqlExamples: standIn?.examples });
   const server = createServer(gateway.yoga);
+  const websocket = attachWebSocket(server, gateway, effective);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(effective.port, host, resolve);
@@ -64,7 +67,7 @@ export async function start(config: Config, log?: (line: string) => void): Promi
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used).`
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.ngrokApiUrl} (no real account is used)${effective.standinChurn ? '; a demo tunnel comes online or goes offline every 3 s' : ''}.`
       : `Upstream: ${effective.ngrokApiUrl} (${effective.ngrokApiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   return {
@@ -76,6 +79,9 @@ export async function start(config: Config, log?: (line: string) => void): Promi
      */
     async close() {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open subscriptions complete (SSE: a complete event; graphql-ws: a complete message), then sockets close.
+      await gateway.live.close();
+      await websocket.close();
       // Keep-alive sockets close as soon as they are idle, including those whose answer just went out.
       server.closeIdleConnections();
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
