@@ -1,6 +1,7 @@
 // The fan-out of observations to subscribers: yoga's pub/sub with one topic per credential digest.
 // Its event target is in-process here; @graphql-yoga/redis-event-target can replace it so every
 // replica's subscribers hear one poller. Messages are plain JSON for that reason.
+import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { ErrorCode, UpstreamInfo } from '../errors';
 import type { TunnelEventPayload } from './snapshot';
@@ -30,7 +31,12 @@ export class PubSubFeed implements TunnelFeed {
 
   /** `eventTarget`: in-process when omitted; a Redis one shares the feed across replicas. */
   constructor(eventTarget?: PubSubEventTarget<Topics>) {
-    this.pubSub = createPubSub<Topics>(eventTarget ? { eventTarget } : undefined);
+    const local = new EventTarget();
+    // One listener per subscriber of a credential: bounded by LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL, not 10.
+    setMaxListeners(0, local);
+    this.pubSub = createPubSub<Topics>({
+      eventTarget: eventTarget ?? (local as unknown as PubSubEventTarget<Topics>),
+    });
   }
 
   publish(digest: string, message: FeedMessage): void {

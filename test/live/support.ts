@@ -1,12 +1,20 @@
 // A gateway with graphql-ws attached and a stand-in upstream on loopback, plus SSE and graphql-ws
 // subscribers that collect what they receive, for the live tunnel events tests.
 import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { createGateway, type Gateway } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
 import { attachWebSocket } from '../../src/gateway/websocket';
-import { type AccountSeed, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
+import { createLogger } from '../../src/log';
+import {
+  type AccountSeed,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+  type UpstreamTunnel,
+} from '../../src/sandbox';
 import { listen } from '../support/stack';
 
 export { KEY, OTHER_KEY, TUNNEL_FIELDS } from '../support/stack';
@@ -27,6 +35,8 @@ export interface LiveStack {
   config: Config;
   url: string;
   wsUrl: string;
+  /** The gateway's log so far (JSON lines). */
+  log(): string;
   close(): Promise<void>;
 }
 
@@ -41,9 +51,17 @@ export async function startLiveStack(options: {
     NGROK_API_URL: sandbox.url,
     LIVE_POLL_INTERVAL_MS: '200',
     LIVE_IDLE_MS: '200',
+    LOG_FORMAT: 'json',
     ...options.env,
   });
-  const gateway = createGateway(config);
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  const gateway = createGateway(config, { logger: createLogger(config, stream) });
   const server = createServer(gateway.yoga);
   const websocket = attachWebSocket(server, gateway, config, { keepAliveMs: 1_000 });
   const base = await listen(server);
@@ -53,6 +71,7 @@ export async function startLiveStack(options: {
     config,
     url: `${base}/graphql`,
     wsUrl: `${base.replace(/^http/, 'ws')}/graphql`,
+    log: () => chunks.join(''),
     async close() {
       await gateway.live.close();
       await websocket.close();
@@ -65,9 +84,13 @@ export async function startLiveStack(options: {
 }
 
 /** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs` with `what`. */
-export async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -190,4 +213,41 @@ export function wsSubscribe(
     },
   );
   return s;
+}
+
+/** A stand-in tunnel as the gateway shows it with TUNNEL_FIELDS (`base`: the stand-in's URL). */
+export function graphqlTunnel(t: UpstreamTunnel, base: string) {
+  return {
+    id: t.id,
+    publicUrl: t.public_url ?? null,
+    startedAt: t.started_at,
+    metadata: t.metadata ?? null,
+    proto: t.proto ? t.proto.toUpperCase() : null,
+    region: t.region,
+    forwardsTo: t.forwards_to,
+    tunnelSession: { id: t.tunnel_session.id, uri: `${base}/tunnel_sessions/${t.tunnel_session.id}` },
+    endpoint: t.endpoint ? { id: t.endpoint.id, uri: `${base}/endpoints/${t.endpoint.id}` } : null,
+    backends: t.backends
+      ? t.backends.map((b) => ({ id: b.id, uri: `${base}/backends/tunnel_group/${b.id}` }))
+      : null,
+    labels: t.labels
+      ? Object.keys(t.labels)
+          .sort()
+          .map((name) => ({ name, value: t.labels?.[name] }))
+      : null,
+  };
+}
+
+/** A counter or gauge of the gateway's registry (summed over labels matching `labels`). */
+export async function metric(
+  gateway: Gateway,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const found = await gateway.metrics.getSingleMetric(name)?.get();
+  let sum = 0;
+  for (const v of found?.values ?? []) {
+    if (Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want)) sum += v.value;
+  }
+  return sum;
 }
