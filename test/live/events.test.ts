@@ -146,13 +146,17 @@ describe('tunnelEvents', () => {
   });
 });
 
-/** The tunnel ids a subscriber's events add up to. */
+/** The tunnel ids a subscriber's events add up to; an event that does not fit the list so far is listed as such. */
 function listOf(s: Subscriber): string[] {
   const ids = new Set<string>();
+  const misfits: string[] = [];
   for (const r of s.results) {
     const e = r.data?.tunnelEvents;
-    if (e?.kind === 'ONLINE') ids.add(e.tunnelId);
-    if (e?.kind === 'OFFLINE') ids.delete(e.tunnelId);
+    if (!e) continue;
+    // ONLINE for a listed tunnel, or OFFLINE for an unlisted one: an event lost or sent twice.
+    if ((e.kind === 'ONLINE') === ids.has(e.tunnelId)) misfits.push(`misfit ${e.kind}:${e.tunnelId}`);
+    if (e.kind === 'ONLINE') ids.add(e.tunnelId);
+    else ids.delete(e.tunnelId);
   }
-  return [...ids].sort();
+  return [...[...ids].sort(), ...misfits];
 }
