@@ -79,7 +79,9 @@ describe('tunnelEvents access', () => {
     it(`${transport}: subscribers of one account never see another's events`, async () => {
       const mine = makeTunnels(3, { seed: 31 });
       const theirs = makeTunnels(3, { seed: 32 });
-      stack = await startLiveStack({ accounts: { [KEY]: { tunnels: mine }, [OTHER_KEY]: { tunnels: theirs } } });
+      stack = await startLiveStack({
+        accounts: { [KEY]: { tunnels: mine }, [OTHER_KEY]: { tunnels: theirs } },
+      });
       const subscribe = async (key: string) => {
         if (transport === 'SSE') return sse(stack.url, key, { includeCurrent: true }, EVENTS('id'));
         const client = wsClient(stack.wsUrl, key);

@@ -25,7 +25,8 @@ const event = (kind: 'ONLINE' | 'OFFLINE', id: string, version: number): TunnelE
   tunnel: tunnel(id),
   observedAt: `2025-09-01T08:00:0${version}Z`,
 });
-const label = (item: StreamItem) => (item instanceof GatewayError ? item.code : `${item.kind}:${item.tunnelId}`);
+const label = (item: StreamItem) =>
+  item instanceof GatewayError ? item.code : `${item.kind}:${item.tunnelId}`;
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 async function take(stream: TunnelEventStream, n: number): Promise<string[]> {
@@ -43,7 +44,13 @@ describe('a subscriber stream', () => {
     const feed = new PubSubFeed();
     const store = new MemorySnapshotStore();
     await store.set(DIGEST, snapshot(1, ['tn_a']));
-    const stream = new TunnelEventStream({ feed, store, digest: DIGEST, includeCurrent: true, onEnd: () => {} });
+    const stream = new TunnelEventStream({
+      feed,
+      store,
+      digest: DIGEST,
+      includeCurrent: true,
+      onEnd: () => {},
+    });
     // Observation 2 lands after the stream listens and before it reads the snapshot.
     await store.set(DIGEST, snapshot(2, ['tn_b', 'tn_a']));
     feed.publish(DIGEST, { type: 'changes', version: 2, events: [event('ONLINE', 'tn_b', 2)] });
@@ -57,7 +64,13 @@ describe('a subscriber stream', () => {
   it('includeCurrent before the first observation: waits for it, then lists it', async () => {
     const feed = new PubSubFeed();
     const store = new MemorySnapshotStore();
-    const stream = new TunnelEventStream({ feed, store, digest: DIGEST, includeCurrent: true, onEnd: () => {} });
+    const stream = new TunnelEventStream({
+      feed,
+      store,
+      digest: DIGEST,
+      includeCurrent: true,
+      onEnd: () => {},
+    });
     const first = take(stream, 2);
     await tick();
     await store.set(DIGEST, snapshot(1, ['tn_b', 'tn_a']));
