@@ -42,7 +42,8 @@ describe('tunnelEvents transports', () => {
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
-    const events = () => [...text.matchAll(/^data: (\{.*\})$/gm)].map((m) => JSON.parse(m[1] ?? '') as EventResult);
+    const events = () =>
+      [...text.matchAll(/^data: (\{.*\})$/gm)].map((m) => JSON.parse(m[1] ?? '') as EventResult);
     const reading = (async () => {
       for (;;) {
         const chunk = await reader?.read();
