@@ -91,6 +91,7 @@ export class Poller {
       while (await this.room(pages + retries)) {
         const started = performance.now();
         let walked = 0;
+        let walkCalls = 0;
         const outcome = await settle(
           walkTunnels(this.options.client, {
             beforePage: async () => {
@@ -100,6 +101,7 @@ export class Poller {
             call: async (fn) => {
               const { calls, result } = await countAttempts(fn);
               this.options.budget.record(calls);
+              walkCalls += calls;
               metrics.upstreamCalls(calls);
               if (!result.ok) throw result.error;
               return result.value;
@@ -124,7 +126,9 @@ export class Poller {
           }
           previous = next;
           metrics.poll('complete');
-          delay = intervalMs - (performance.now() - started);
+          // Evenly spaced within the budget: a walk of n calls every 60 s × n / budget at the soonest.
+          const paced = Math.ceil((60_000 * walkCalls) / this.options.budget.perMinute);
+          delay = Math.max(intervalMs, paced) - (performance.now() - started);
         } else if (isRefusal(outcome.error)) {
           const error = outcome.error;
           refused = true;

@@ -21,25 +21,31 @@ describe('the poll budget', () => {
     await stack.close();
   });
 
-  it('a large account (3 pages a walk) never spends more than the budget in a minute: the interval stretches', async () => {
+  async function budgeted(env: Record<string, string>) {
     stack = await startLiveStack({
       accounts: { [KEY]: { tunnels: makeTunnels(250, { seed: 21 }) } },
-      env: { LIVE_POLL_INTERVAL_MS: '100', LIVE_POLL_BUDGET_PER_MIN: '10', UPSTREAM_RETRIES: '0' },
+      env: { LIVE_POLL_INTERVAL_MS: '100', ...env },
     });
     open.push(await sse(stack.url, KEY, {}, EVENTS('id')));
-    // Three walks of three pages fit in 10 calls; a fourth would make 12.
-    expect(await settled(stack, 9)).toBe(9);
-    expect(await metric(stack.gateway, 'gateway_live_polls_total', { outcome: 'complete' })).toBe(3);
+  }
+
+  it('a large account (3 pages a walk): the interval stretches to 60 s × 3 / budget, far beyond LIVE_POLL_INTERVAL_MS', async () => {
+    await budgeted({ LIVE_POLL_BUDGET_PER_MIN: '10', UPSTREAM_RETRIES: '0' });
+    // One walk, then 18 s until the next: ten intervals later there is still only one.
+    expect(await settled(stack, 3)).toBe(3);
+    expect(await metric(stack.gateway, 'gateway_live_polls_total', { outcome: 'complete' })).toBe(1);
   });
 
-  it('room is kept for the retries a page may cost (UPSTREAM_RETRIES=2): still within the budget', async () => {
-    stack = await startLiveStack({
-      accounts: { [KEY]: { tunnels: makeTunnels(250, { seed: 22 }) } },
-      env: { LIVE_POLL_INTERVAL_MS: '100', LIVE_POLL_BUDGET_PER_MIN: '10', UPSTREAM_RETRIES: '2' },
-    });
-    open.push(await sse(stack.url, KEY, {}, EVENTS('id')));
-    // Each walk needs its 3 pages plus 2 possible retries free: 3 + 5 fit in 10, 6 + 5 do not.
-    expect(await settled(stack, 6)).toBe(6);
+  it('a walk that does not fit the budget waits mid-walk: calls in the window never exceed the budget', async () => {
+    await budgeted({ LIVE_POLL_BUDGET_PER_MIN: '2', UPSTREAM_RETRIES: '0' });
+    expect(await settled(stack, 2)).toBe(2);
+    expect(await metric(stack.gateway, 'gateway_live_polls_total')).toBe(0);
+  });
+
+  it('room is kept for the retries a page may cost (UPSTREAM_RETRIES=2)', async () => {
+    // Budget 4: a page is sent only when 1 + 2 calls still fit, so the third page waits.
+    await budgeted({ LIVE_POLL_BUDGET_PER_MIN: '4', UPSTREAM_RETRIES: '2' });
+    expect(await settled(stack, 2)).toBe(2);
   });
 });
 

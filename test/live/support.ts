@@ -51,6 +51,8 @@ export async function startLiveStack(options: {
     NGROK_API_URL: sandbox.url,
     LIVE_POLL_INTERVAL_MS: '200',
     LIVE_IDLE_MS: '200',
+    // Room for polling every interval; the budget tests set their own.
+    LIVE_POLL_BUDGET_PER_MIN: '6000',
     LOG_FORMAT: 'json',
     ...options.env,
   });
