@@ -29,7 +29,10 @@ import { ReadCache, UpstreamTransport } from './upstream';
 import type { UpstreamEvents } from './upstream/http';
 
 export interface GatewayDeps {
-  /** Shared with the caller (tests read its stats); created from config when omitted. */
+  /**
+   * Shared with the caller (tests read its stats); created from config when omitted. One given here
+   * needs liveAttemptEvents (src/live/attempts.ts) among its events for the live poll budget to count.
+   */
   readonly transport?: UpstreamTransport;
   /** Request lines and masked errors (src/log.ts); silent when omitted. */
   readonly logger?: Logger;

@@ -1,6 +1,9 @@
 // Who may subscribe and to what: credentials as for queries on both transports, no upstream call
 // without one, a refused key ends its streams, tenants never see each other's events, and the
 // subscription limits answer RATE_LIMITED.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
 import {
@@ -154,5 +157,31 @@ describe('tunnelEvents access', () => {
     open.push(again);
     await again.received(1);
     expect(again.results[0]?.errors).toBeUndefined();
+  });
+
+  it('PERSISTED_OPERATIONS_ONLY holds on graphql-ws: a raw document is refused, a persisted id runs', async () => {
+    const manifest = join(mkdtempSync(join(tmpdir(), 'live-')), 'persisted.json');
+    writeFileSync(
+      manifest,
+      JSON.stringify({ events1: 'subscription Live { tunnelEvents(includeCurrent: true) { tunnelId } }' }),
+    );
+    const tunnels = makeTunnels(1, { seed: 33 });
+    stack = await startLiveStack({
+      accounts: { [KEY]: { tunnels } },
+      env: { PERSISTED_OPERATIONS_FILE: manifest, PERSISTED_OPERATIONS_ONLY: 'true' },
+    });
+    const client = wsClient(stack.wsUrl, KEY);
+    clients.push(client);
+    const raw = wsSubscribe(client, {}, EVENTS('id'));
+    await raw.received(1);
+    expect(raw.results[0]?.errors?.[0]?.extensions?.code).toBe('PERSISTED_QUERY_ONLY');
+    const results: unknown[] = [];
+    const dispose = client.subscribe(
+      { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: 'events1' } } },
+      { next: (r) => results.push(r), error: () => {}, complete: () => {} },
+    );
+    await until(() => results.length === 1, 'the persisted subscription');
+    expect(results).toEqual([{ data: { tunnelEvents: { tunnelId: tunnels[0]?.id } } }]);
+    dispose();
   });
 });
