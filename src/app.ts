@@ -23,13 +23,18 @@ import {
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/persisted';
 import { operationDeadline, queryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { liveAttemptEvents } from './live/attempts';
+import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { ReadCache, UpstreamTransport } from './upstream';
 import type { UpstreamEvents } from './upstream/http';
 
 export interface GatewayDeps {
-  /** Shared with the caller (tests read its stats); created from config when omitted. */
+  /**
+   * Shared with the caller (tests read its stats); created from config when omitted. One given here
+   * needs liveAttemptEvents (src/live/attempts.ts) among its events for the live poll budget to count.
+   */
   readonly transport?: UpstreamTransport;
   /** Request lines and masked errors (src/log.ts); silent when omitted. */
   readonly logger?: Logger;
@@ -50,22 +55,35 @@ function onlyIntrospection(operation: OperationDefinitionNode): boolean {
   );
 }
 
+/** Why an operation may not run: no credential (unless only introspection), or a write without the write scope. */
+function refusalOf(args: {
+  document: { definitions: readonly DefinitionNode[] };
+  operationName?: string | null;
+  contextValue: Context;
+}): GatewayError | undefined {
+  const operation = args.document.definitions.find(
+    (d: DefinitionNode): d is OperationDefinitionNode =>
+      d.kind === Kind.OPERATION_DEFINITION &&
+      (args.operationName == null || d.name?.value === args.operationName),
+  );
+  if (!operation) return undefined;
+  const ctx = args.contextValue;
+  if (!ctx.authenticated && !onlyIntrospection(operation)) return missingCredential();
+  if (operation.operation === 'mutation' && !ctx.scopes.includes('write')) {
+    return new GatewayError('FORBIDDEN', 'This token may read but not write.', { httpStatus: 403 });
+  }
+  return undefined;
+}
+
 /** Refuses operations that reach the upstream without a credential, and writes without the write scope. */
 const accessControl: Plugin<Context> = {
   onExecute({ args, setResultAndStopExecution }) {
-    const operation = args.document.definitions.find(
-      (d: DefinitionNode): d is OperationDefinitionNode =>
-        d.kind === Kind.OPERATION_DEFINITION &&
-        (args.operationName == null || d.name?.value === args.operationName),
-    );
-    if (!operation) return;
-    const ctx = args.contextValue;
-    let refusal: GatewayError | undefined;
-    if (!ctx.authenticated && !onlyIntrospection(operation)) {
-      refusal = missingCredential();
-    } else if (operation.operation === 'mutation' && !ctx.scopes.includes('write')) {
-      refusal = new GatewayError('FORBIDDEN', 'This token may read but not write.', { httpStatus: 403 });
-    }
+    const refusal = refusalOf(args);
+    if (refusal) setResultAndStopExecution({ errors: [toGraphQLError(refusal)] });
+  },
+  // Subscriptions (SSE and graphql-ws) take this path instead of onExecute.
+  onSubscribe({ args, setResultAndStopExecution }) {
+    const refusal = refusalOf(args);
     if (refusal) setResultAndStopExecution({ errors: [toGraphQLError(refusal)] });
   },
 };
@@ -89,7 +107,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       queueLimit: config.upstream.queueLimit,
       breakerFailureThreshold: config.upstream.breakerFailureThreshold,
       breakerCooldownMs: config.upstream.breakerCooldownMs,
-      events: combineEvents(metrics.events, requestTallyEvents, deps.events),
+      events: combineEvents(metrics.events, requestTallyEvents, liveAttemptEvents, deps.events),
     });
   // Shared by every request's client over this transport; off unless CACHE_TTL_MS > 0.
   const cache =
@@ -106,6 +124,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     transport,
   });
   const persisted = persistedOperationsPlugin(config.persisted, schema);
+  const live = new LiveEvents(config, { transport, registry: metrics.registry, logger });
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -119,7 +138,12 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
     context: ({ request }) => {
       try {
-        return createContext(transport, credentialOf(request.headers.get('authorization'), config), cache);
+        return createContext(
+          transport,
+          credentialOf(request.headers.get('authorization'), config),
+          cache,
+          live,
+        );
       } catch (error) {
         if (error instanceof GatewayError) throw toGraphQLError(error);
         throw error;
@@ -148,7 +172,10 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     transport,
     /** The gateway's own Prometheus registry (served at /metrics). */
     metrics: metrics.registry,
+    /** Live tunnel events: their pollers and open streams. */
+    live,
     async close() {
+      await live.close();
       await transport.close();
     },
   };

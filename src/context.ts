@@ -1,7 +1,10 @@
 // The per-request context: the caller's credential, an upstream client for it, and the request's
 // own lookups. Pothos keeps each request's DataLoaders on this object.
 import type { TokenScope } from './config';
+import { missingCredential } from './errors';
 import type { Credential } from './gateway/credentials';
+import type { StreamItem } from './live/stream';
+import type { LiveEvents } from './live/subscriptions';
 import { TunnelLookup } from './loaders';
 import { NgrokClient, type ReadCache, type UpstreamTransport } from './upstream';
 
@@ -11,12 +14,15 @@ export interface Context {
   readonly tunnels: TunnelLookup;
   readonly scopes: readonly TokenScope[];
   readonly authenticated: boolean;
+  /** This credential's live tunnel events (Subscription.tunnelEvents); refuses without a credential. */
+  readonly tunnelEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
 }
 
 export function createContext(
   transport: UpstreamTransport,
   credential: Credential | null,
   cache?: ReadCache,
+  live?: LiveEvents,
 ): Context {
   const client = new NgrokClient(transport, credential?.apiKey ?? null, cache);
   return {
@@ -24,5 +30,10 @@ export function createContext(
     tunnels: new TunnelLookup(client),
     scopes: credential?.scopes ?? [],
     authenticated: credential !== null,
+    tunnelEvents: (includeCurrent) => {
+      if (credential === null) throw missingCredential();
+      if (!live) throw new Error('live events are not set up for this gateway');
+      return live.subscribe(credential.apiKey, includeCurrent);
+    },
   };
 }

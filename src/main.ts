@@ -6,6 +6,7 @@ import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
 import { keyProtection } from './gateway/security';
+import { attachWebSocket } from './gateway/websocket';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './log';
 
@@ -28,6 +29,7 @@ async function embeddedStandIn(
   const { startSandbox, demoData, DEFAULT_API_KEY: key } = await import('./sandbox');
   const seed = demoData();
   const sandbox = await startSandbox({ accounts: { [key]: seed } });
+  if (config.live.standinChurn) sandbox.churn(key);
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
   const host = config.server.host ?? '127.0.0.1';
   return {
@@ -70,6 +72,7 @@ export async function start(
     standIn: standIn !== undefined,
   });
   const server = createHttpServer(gateway.yoga, effective.server);
+  const websocket = attachWebSocket(server, gateway, effective);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(effective.server.port, host, resolve);
@@ -86,7 +89,7 @@ export async function start(
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used). No Authorization header is needed: the gateway holds the stand-in's key.`
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? '; a demo tunnel comes online or goes offline every 3 s' : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
       : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   const protection = keyProtection(effective, { standIn: standIn !== undefined });
@@ -100,6 +103,9 @@ export async function start(
      */
     async close() {
       const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Open subscriptions complete (SSE: a complete event; graphql-ws: a complete message), then sockets close.
+      await gateway.live.close();
+      await websocket.close();
       // Keep-alive sockets close as soon as they are idle, including those whose answer just went out.
       server.closeIdleConnections();
       const sweep = setInterval(() => server.closeIdleConnections(), 50);

@@ -55,6 +55,11 @@ export class StandIn {
     await this.ask({ type: 'latency', ms });
   }
 
+  /** Tunnels of `key`'s account come and go every `everyMs` (0 stops). */
+  async churn(key: string, everyMs: number): Promise<void> {
+    await this.ask({ type: 'churn', key, everyMs });
+  }
+
   async resetCalls(): Promise<void> {
     await this.ask({ type: 'reset' });
   }

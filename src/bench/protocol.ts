@@ -4,7 +4,9 @@ import type { AccountSeed } from '../sandbox';
 export type StandInRequest =
   | { type: 'latency'; id: number; ms: number }
   | { type: 'reset'; id: number }
-  | { type: 'calls'; id: number };
+  | { type: 'calls'; id: number }
+  /** One tunnel of that account comes online or goes offline every `everyMs`; 0 stops. */
+  | { type: 'churn'; id: number; key: string; everyMs: number };
 
 export interface CallCounts {
   readonly total: number;

@@ -47,6 +47,21 @@ export interface Startup {
   readonly maxMs: number;
 }
 
+/** N subscribers of tunnelEvents on one account while its tunnels come and go. */
+export interface LiveRow {
+  readonly subscribers: number;
+  readonly seconds: number;
+  readonly pollIntervalMs: number;
+  /** Events received, summed over subscribers. */
+  readonly events: number;
+  /** GET /tunnels calls per minute for the account: one poller's, whatever the subscribers. */
+  readonly callsPerMin: number;
+  /** Gateway CPU time per event delivered. */
+  readonly cpuMsPerEvent: number;
+  /** Subscribers that saw every change (the same count as the first). */
+  readonly complete: number;
+}
+
 export interface Target {
   readonly target: string;
   readonly met: boolean;
@@ -62,6 +77,7 @@ export interface Report {
   readonly halfLoad: readonly HalfLoad[];
   readonly soak?: Soak;
   readonly startup: readonly Startup[];
+  readonly live?: LiveRow;
   readonly gatewayPeakRssMb?: number;
   readonly targets: readonly Target[];
   readonly problems: readonly string[];
@@ -147,6 +163,32 @@ export function markdown(report: Report): string {
       report.startup.map((s) => [s.mode, String(s.runs), fixed(s.medianMs, 0), fixed(s.maxMs, 0)]),
     ),
   ];
+  if (report.live) {
+    const l = report.live;
+    parts.push(
+      '',
+      `### Live tunnel events (${l.subscribers} SSE subscribers on one account, poll every ${l.pollIntervalMs} ms, a tunnel comes or goes every 250 ms, ${l.seconds} s)`,
+      '',
+      table(
+        [
+          'subscribers',
+          'events delivered',
+          'upstream calls/min',
+          'gateway CPU ms/event',
+          'subscribers with every event',
+        ],
+        [
+          [
+            String(l.subscribers),
+            String(l.events),
+            fixed(l.callsPerMin, 1),
+            fixed(l.cpuMsPerEvent, 3),
+            `${l.complete}/${l.subscribers}`,
+          ],
+        ],
+      ),
+    );
+  }
   if (report.soak) {
     const s = report.soak;
     parts.push(

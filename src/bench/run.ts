@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { measureLive } from './live';
 import { type Connection, type LoadResult, paced, saturate } from './load';
 import { cpuMs, type GatewayProcess, residentMb, StandIn, sampleRss, startGateway } from './processes';
 import {
@@ -27,6 +28,8 @@ const OUT_DIR = `${ROOT}bench-results`;
 const SHARED_KEY = 'bench-shared';
 /** The cache setting of the `cache` gateway rows. */
 const CACHE_TTL_MS = 1000;
+/** Subscribers of the live row, all on one account. */
+const LIVE_SUBSCRIBERS = 100;
 
 const USAGE = `Usage: npm run bench [-- options]
 
@@ -416,6 +419,24 @@ async function main(): Promise<void> {
     }
     await standIn.setLatency(0);
     const soak = settings.soakSeconds > 0 ? await bench.soak(cached, 'cache') : undefined;
+    const live =
+      settings.only === undefined
+        ? await measureLive({
+            standIn,
+            entry: GATEWAY_ENTRY,
+            key: SHARED_KEY,
+            subscribers: LIVE_SUBSCRIBERS,
+            seconds: settings.seconds,
+            nodeArgs,
+          })
+        : undefined;
+    if (live) {
+      log(
+        `  live: ${live.subscribers} subscribers, ${live.events} events, ${live.callsPerMin.toFixed(1)} upstream calls/min, ${live.cpuMsPerEvent.toFixed(3)} CPU ms/event`,
+      );
+      if (live.complete !== live.subscribers)
+        bench.problems.push(`live: ${live.subscribers - live.complete} subscribers missed events`);
+    }
     const gatewayPeakRssMb = Math.max(...gateways.map((g) => residentMb(g.pid, 'VmHWM') ?? 0));
     for (const g of gateways.splice(0)) await g.stop();
     const startup = settings.only === undefined ? await startups(settings, standIn) : [];
@@ -429,6 +450,7 @@ async function main(): Promise<void> {
       halfLoad: bench.halfLoad,
       soak,
       startup,
+      ...(live ? { live } : {}),
       gatewayPeakRssMb,
       problems: bench.problems,
     };

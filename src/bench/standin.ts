@@ -16,6 +16,7 @@ const accounts: Record<string, AccountSeed> = {};
 for (const key of keys) accounts[key] = demoData({ seed: 1, tunnels });
 
 const sandbox = await startSandbox({ rateLimit: false, accounts });
+const churning = new Map<string, () => void>();
 
 function answer(request: StandInRequest): StandInReply {
   switch (request.type) {
@@ -25,6 +26,12 @@ function answer(request: StandInRequest): StandInReply {
       return { type: 'ok', id: request.id };
     case 'reset':
       sandbox.resetCalls();
+      return { type: 'ok', id: request.id };
+    case 'churn':
+      churning.get(request.key)?.();
+      churning.delete(request.key);
+      if (request.everyMs > 0)
+        churning.set(request.key, sandbox.churn(request.key, { everyMs: request.everyMs }));
       return { type: 'ok', id: request.id };
     case 'calls': {
       const byRoute: Record<string, number> = {};

@@ -22,6 +22,7 @@ export type AccessConfig = Config['access'];
 export type CacheConfig = Config['cache'];
 export type PersistedConfig = Config['persisted'];
 export type RedisConfig = Config['redis'];
+export type LiveConfig = Config['live'];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
 

@@ -309,6 +309,44 @@ export const TABLE = {
       parse: integer(1, 1_000_000),
     }),
   },
+  live: {
+    pollIntervalMs: option({
+      env: 'LIVE_POLL_INTERVAL_MS',
+      help: 'tunnelEvents: how often a subscribed account is polled (each poll walks every page of 100 tunnels)',
+      default: 5_000,
+      parse: integer(100, 3_600_000),
+    }),
+    pollBudgetPerMin: option({
+      env: 'LIVE_POLL_BUDGET_PER_MIN',
+      help: "tunnelEvents: upstream calls one account's poller may make per rolling minute; the interval stretches to fit",
+      default: 30,
+      parse: integer(1, 100_000),
+    }),
+    idleMs: option({
+      env: 'LIVE_IDLE_MS',
+      help: "tunnelEvents: how long an account's poller runs on after its last subscriber leaves",
+      default: 10_000,
+      parse: integer(0, 3_600_000),
+    }),
+    maxSubscriptionsPerCredential: option({
+      env: 'LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL',
+      help: 'tunnelEvents: open subscriptions per credential; beyond it RATE_LIMITED',
+      default: 100,
+      parse: integer(1, 1_000_000),
+    }),
+    maxSubscriptions: option({
+      env: 'LIVE_MAX_SUBSCRIPTIONS',
+      help: 'tunnelEvents: open subscriptions in all; beyond it RATE_LIMITED',
+      default: 10_000,
+      parse: integer(1, 1_000_000),
+    }),
+    standinChurn: option({
+      env: 'STANDIN_CHURN',
+      help: 'the embedded stand-in (no upstream configured) brings a demo tunnel online or offline every 3 s',
+      default: false,
+      parse: boolean,
+    }),
+  },
   redis: {
     url: unset<string>({
       env: 'REDIS_URL',

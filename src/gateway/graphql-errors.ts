@@ -1,7 +1,7 @@
 // The one place where the gateway's errors become GraphQL errors. Anything that is not ours, or
 // not already a GraphQL error of the request's own making, is masked.
 import { GraphQLError } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { type Plugin, processRegularResult } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 
 export interface MaskLogger {
@@ -96,8 +96,24 @@ function sanitized(error: GraphQLError): GraphQLError {
   });
 }
 
+/**
+ * A subscription asked for by a client that accepts no stream: yoga would answer 406 with an empty
+ * body. The stream is closed and the client told, with a code, how to subscribe.
+ */
+function refusedStream(result: Partial<AsyncIterator<unknown>>): unknown {
+  void result.return?.();
+  const message =
+    'Subscriptions are streams: send them with Accept: text/event-stream (GraphQL over SSE) or over graphql-ws.';
+  return {
+    errors: [new GraphQLError(message, { extensions: { code: 'NOT_ACCEPTABLE', http: { status: 406 } } })],
+  };
+}
+
+const isStream = (result: unknown): result is Partial<AsyncIterator<unknown>> =>
+  typeof result === 'object' && result !== null && Symbol.asyncIterator in result;
+
 function sanitizedResult(result: unknown): unknown {
-  if (typeof result !== 'object' || result === null || Symbol.asyncIterator in result) return result;
+  if (typeof result !== 'object' || result === null || isStream(result)) return result;
   const errors = (result as { errors?: readonly unknown[] }).errors;
   if (!errors?.length) return result;
   return {
@@ -106,9 +122,21 @@ function sanitizedResult(result: unknown): unknown {
   };
 }
 
+const GRAPHQL_RESPONSE = 'application/graphql-response+json';
+
 /** Every error of every answer carries extensions.code, and none repeats what the client sent. */
 export const useErrorCodes: Plugin = {
-  onResultProcess({ result, setResult }) {
-    setResult((Array.isArray(result) ? result.map(sanitizedResult) : sanitizedResult(result)) as never);
+  onResultProcess({ request, result, setResult, resultProcessor, setResultProcessor }) {
+    if (isStream(result) && resultProcessor === undefined) {
+      // No processor accepts a stream for this client: yoga would answer 406 with an empty body.
+      setResult(refusedStream(result) as never);
+      const json = request.headers.get('accept')?.includes(GRAPHQL_RESPONSE)
+        ? GRAPHQL_RESPONSE
+        : 'application/json';
+      setResultProcessor(processRegularResult, json);
+      return;
+    }
+    const each = (r: unknown) => (isStream(r) ? refusedStream(r) : sanitizedResult(r));
+    setResult((Array.isArray(result) ? result.map(each) : sanitizedResult(result)) as never);
   },
 };

@@ -20,6 +20,7 @@ Options:
   --rate-limit N      requests per rolling 60 s per key (default 120)
   --no-rate-limit     turn the rate limit off
   --latency MS        added latency on every operation (default 0)
+  --churn             every 3 s a demo tunnel comes online or goes offline (live events to watch)
   --help              show this help
 `;
 
@@ -37,6 +38,7 @@ interface CliConfig {
   options: SandboxOptions;
   keys: string[];
   latency: number;
+  churn: boolean;
   seed: number;
   tunnels: number;
 }
@@ -55,6 +57,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       'rate-limit': { type: 'string' },
       'no-rate-limit': { type: 'boolean' },
       latency: { type: 'string' },
+      churn: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -79,6 +82,7 @@ function parse(argv: string[]): CliConfig | 'help' {
     },
     keys,
     latency: integer('latency', values.latency, 0, 0, 600_000),
+    churn: values.churn ?? false,
     seed,
     tunnels,
   };
@@ -96,6 +100,7 @@ function banner(url: string, config: CliConfig, sample: AccountSeed): string {
     `  demo data: ${config.tunnels} tunnels per account (seed ${config.seed})`,
     `  rate limit: ${limit ? `${limit.max} requests per 60 s per key` : 'off'}`,
     ...(config.latency > 0 ? [`  added latency: ${config.latency} ms`] : []),
+    ...(config.churn ? ['  churn: a tunnel comes online or goes offline every 3 s'] : []),
     'Try:',
     `  curl -s '${url}/tunnels?limit=2' ${headers}`,
     ...(edge && route
@@ -121,6 +126,11 @@ async function main(): Promise<void> {
   }
   const sandbox = await startSandbox(config.options);
   if (config.latency > 0) sandbox.setLatency('all', config.latency);
+  if (config.churn) {
+    config.keys.forEach((key, index) => {
+      sandbox.churn(key, { seed: config.seed + index });
+    });
+  }
   const firstKey = config.keys[0] ?? DEFAULT_API_KEY;
   process.stdout.write(banner(sandbox.url, config, sandbox.account(firstKey)));
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ConcurrencyCap, RateLimiter } from './admission';
 import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
+import { freshTunnel, startChurn } from './churn';
 import { demoData } from './data';
 import { earlyAction, FaultQueues, isEarly, mangle } from './faults';
 import { operationId } from './ids';
@@ -59,7 +60,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const faults = new FaultQueues();
   const latency = new Map<RouteName | 'all', number>();
   const timers = new Set<NodeJS.Timeout>();
+  const churns = new Set<() => void>();
+  let fresh = 0;
   let base = '';
+
+  function accountOf(key: string): AccountStore {
+    const account = accounts.get(key);
+    if (account === undefined) throw new Error(`no account for key ${key}`);
+    return account;
+  }
 
   function sleep(ms: number): Promise<void> {
     if (ms <= 0) return Promise.resolve();
@@ -172,9 +181,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       accounts.set(key, new AccountStore(data));
     },
     account(key) {
-      const account = accounts.get(key);
-      if (account === undefined) throw new Error(`no account for key ${key}`);
-      return account.snapshot();
+      return accountOf(key).snapshot();
+    },
+    addTunnel(key, tunnel) {
+      const account = accountOf(key);
+      fresh += 1;
+      const added = tunnel ?? freshTunnel(account, 900_000 + fresh);
+      account.addTunnel(added);
+      return structuredClone(added);
+    },
+    removeTunnel: (key, id) => accountOf(key).removeTunnel(id),
+    churn(key, options) {
+      const stop = startChurn(accountOf(key), options);
+      churns.add(stop);
+      return () => {
+        churns.delete(stop);
+        stop();
+      };
     },
     calls: (route, key) => metrics.calls(route, key, ROUTE_NAMES),
     resetCalls: () => metrics.reset(),
@@ -194,6 +217,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       closing ??= new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
+        for (const stop of churns) stop();
+        churns.clear();
         server.close(() => resolve());
         // Hanging and keep-alive sockets would otherwise hold close() open.
         server.closeAllConnections();

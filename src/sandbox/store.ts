@@ -54,6 +54,32 @@ export class AccountStore {
     return { tunnels, hasMore: start + limit < this.tunnels.length };
   }
 
+  /** The newest tunnel, or undefined when there is none. */
+  newestTunnel(): UpstreamTunnel | undefined {
+    return this.tunnels[0];
+  }
+
+  /** Brings a tunnel online, in its place by id (creation time). */
+  addTunnel(tunnel: UpstreamTunnel): void {
+    if (this.tunnelsById.has(tunnel.id)) throw new Error(`tunnel ${tunnel.id} is already online`);
+    const copy = structuredClone(tunnel);
+    this.tunnels.splice(this.firstOlderThan(copy.id), 0, copy);
+    this.tunnelsById.set(copy.id, copy);
+  }
+
+  /** Takes a tunnel offline; false when it was not online. */
+  removeTunnel(id: string): boolean {
+    const tunnel = this.tunnelsById.get(id);
+    if (tunnel === undefined) return false;
+    this.tunnelsById.delete(id);
+    this.tunnels.splice(this.tunnels.indexOf(tunnel), 1);
+    return true;
+  }
+
+  get tunnelCount(): number {
+    return this.tunnels.length;
+  }
+
   getTunnel(id: string): UpstreamTunnel | undefined {
     return this.tunnelsById.get(id);
   }

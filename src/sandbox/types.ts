@@ -94,6 +94,15 @@ export interface Sandbox {
   seed(key: string, data: AccountSeed): void;
   /** A copy of the account's current data. */
   account(key: string): AccountSeed;
+  /**
+   * Brings a tunnel online in that account: `tunnel`, or a generated one newer than every other
+   * (it lists first). Returns the tunnel added.
+   */
+  addTunnel(key: string, tunnel?: UpstreamTunnel): UpstreamTunnel;
+  /** Takes a tunnel offline; false when it was not online. */
+  removeTunnel(key: string, id: string): boolean;
+  /** Brings a tunnel online or offline every `everyMs` (default 3000) until the returned stop is called. */
+  churn(key: string, options?: { everyMs?: number; seed?: number }): () => void;
   /** Requests received for a route (all routes when omitted), faulted and rejected ones included. */
   calls(route?: RouteName, key?: string): number;
   /** Resets call counts and peak concurrency. */

@@ -14,9 +14,13 @@ import './mutation-errors';
 import './tunnels';
 import './nodes';
 import './backend-modules';
+import './tunnel-events';
 
 builder.queryType({ description: 'Reads: tunnels and HTTPS edge route backend modules.' });
 builder.mutationType({ description: 'Writes: the backend module of an HTTPS edge route.' });
+builder.subscriptionType({
+  description: 'Live streams over GraphQL over SSE or the graphql-ws WebSocket protocol on /graphql.',
+});
 
 /**
  * Pothos lists every built-in scalar; left out here, only those a field or argument uses come back

@@ -16,6 +16,8 @@ interface Row {
   readonly search?: string;
   readonly headers?: Record<string, string>;
   readonly code: string;
+  /** yoga's status where a plain yoga cannot run the operation (a subscription needs the live feed). */
+  readonly status?: number;
 }
 
 const get = (query: string) => `?query=${encodeURIComponent(query)}`;
@@ -52,8 +54,10 @@ const ROWS: readonly Row[] = [
   {
     name: 'subscription operation',
     method: 'POST',
-    body: { query: 'subscription { __typename }' },
-    code: 'BAD_REQUEST',
+    body: { query: 'subscription { tunnelEvents { kind } }' },
+    code: 'NOT_ACCEPTABLE',
+    // yoga refuses a stream to a client that accepts none; the gateway says how to subscribe instead.
+    status: 406,
   },
 ];
 
@@ -70,6 +74,7 @@ function init(row: Row, accept: string): RequestInit {
 /** yoga with the gateway's schema and nothing else: the statuses to match. */
 const plainYoga = createYoga({ schema, logging: false });
 async function yogaStatus(row: Row, accept: string): Promise<number> {
+  if (row.status !== undefined) return row.status;
   return (await plainYoga.fetch(`http://yoga/graphql${row.search ?? ''}`, init(row, accept))).status;
 }
 
@@ -111,7 +116,7 @@ describe('request errors', () => {
       ['bad JSON', 400, 400],
       ['no query', 400, 200],
       ['mutation over GET', 405, 405],
-      ['subscription operation', 200, 200],
+      ['subscription operation', 406, 406],
     ]);
   });
 
@@ -141,13 +146,13 @@ describe('request errors', () => {
       },
       body: JSON.stringify([
         { query: 'query($id: ID!) { tunnel(id: $id) { id } }' },
-        { query: 'subscription { __typename }' },
+        { query: 'subscription { tunnelEvents { kind } }' },
       ]),
     });
     const answers = JSON.parse(text) as Body[];
     expect(answers.map((a) => a.errors?.map((e) => e.extensions?.code))).toEqual([
       ['BAD_USER_INPUT'],
-      ['BAD_REQUEST'],
+      ['NOT_ACCEPTABLE'],
     ]);
   });
 

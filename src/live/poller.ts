@@ -1,0 +1,168 @@
+// One credential's poller: walks the whole tunnel list every interval within the credential's
+// poll budget, diffs each complete walk against the last snapshot and publishes the changes.
+// A failed walk is discarded and backed off; a refused credential ends its streams and the poller.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GatewayError } from '../errors';
+import type { Logger } from '../log';
+import type { NgrokClient } from '../upstream';
+import { countAttempts } from './attempts';
+import type { RollingBudget } from './budget';
+import type { TunnelFeed } from './feed';
+import type { LiveMetrics } from './metrics';
+import { diffSnapshots, type Snapshot, type SnapshotStore } from './snapshot';
+import { walkTunnels } from './walk';
+
+/** The longest wait after failed walks. */
+const MAX_BACKOFF_MS = 60_000;
+
+export interface PollerOptions {
+  readonly digest: string;
+  readonly client: NgrokClient;
+  readonly store: SnapshotStore;
+  readonly feed: TunnelFeed;
+  readonly budget: RollingBudget;
+  readonly intervalMs: number;
+  /** The transport's retries of one call: a page may cost 1 + retries calls, so that much must fit. */
+  readonly retries: number;
+  readonly metrics: LiveMetrics;
+  readonly logger: Logger;
+  /** The upstream refused the credential; the poller has stopped. */
+  readonly onRefused: () => void;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
+  promise.then(
+    (value) => ({ ok: true, value }),
+    (error: unknown) => ({ ok: false, error }),
+  );
+
+const isRefusal = (error: unknown): error is GatewayError =>
+  error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
+
+export class Poller {
+  private stopped = false;
+  private readonly abort = new AbortController();
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: PollerOptions) {}
+
+  /** Resolves when the loop has ended and the snapshot is cleared (after stop() or a refusal). */
+  get done(): Promise<void> {
+    return this.running;
+  }
+
+  /** `after`: a previous poller of this credential that must have finished first. */
+  start(after: Promise<void> = Promise.resolve()): void {
+    this.running = after.then(() => this.run());
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+  }
+
+  /** Waits `ms` unless stopped meanwhile; false when stopped. */
+  private async pause(ms: number): Promise<boolean> {
+    if (this.stopped) return false;
+    if (ms > 0) await sleep(ms, undefined, { signal: this.abort.signal }).catch(() => undefined);
+    return !this.stopped;
+  }
+
+  /** Waits until `calls` more fit in the budget. */
+  private async room(calls: number): Promise<boolean> {
+    for (let wait = this.options.budget.waitFor(calls); wait > 0; wait = this.options.budget.waitFor(calls)) {
+      if (!(await this.pause(wait))) return false;
+    }
+    return !this.stopped;
+  }
+
+  private async run(): Promise<void> {
+    const { digest, store, feed, metrics, logger, intervalMs, retries } = this.options;
+    const credential = digest.slice(0, 8);
+    metrics.pollers(1);
+    logger.info({ credential, intervalMs }, 'live poller started');
+    let refused = false;
+    try {
+      let previous = await store.get(digest);
+      let pages = 1;
+      let failures = 0;
+      while (await this.room(pages + retries)) {
+        const started = performance.now();
+        let walked = 0;
+        let walkCalls = 0;
+        const outcome = await settle(
+          walkTunnels(this.options.client, {
+            beforePage: async () => {
+              walked += 1;
+              if (!(await this.room(1 + retries))) throw new Error('stopped');
+            },
+            call: async (fn) => {
+              const { calls, result } = await countAttempts(fn);
+              this.options.budget.record(calls);
+              walkCalls += calls;
+              metrics.upstreamCalls(calls);
+              if (!result.ok) throw result.error;
+              return result.value;
+            },
+          }),
+        );
+        if (this.stopped) break;
+        let delay: number;
+        if (outcome.ok) {
+          failures = 0;
+          pages = Math.max(1, walked);
+          const next: Snapshot = {
+            version: (previous?.version ?? 0) + 1,
+            observedAt: new Date().toISOString(),
+            tunnels: outcome.value,
+          };
+          await store.set(digest, next);
+          if (previous === undefined) feed.publish(digest, { type: 'baseline', version: next.version });
+          else {
+            const events = diffSnapshots(previous, next);
+            if (events.length > 0) feed.publish(digest, { type: 'changes', version: next.version, events });
+          }
+          previous = next;
+          metrics.poll('complete');
+          // Evenly spaced within the budget: a walk of n calls every 60 s × n / budget at the soonest.
+          const paced = Math.ceil((60_000 * walkCalls) / this.options.budget.perMinute);
+          delay = Math.max(intervalMs, paced) - (performance.now() - started);
+        } else if (isRefusal(outcome.error)) {
+          const error = outcome.error;
+          refused = true;
+          metrics.poll('refused');
+          this.stopped = true;
+          this.options.onRefused();
+          feed.publish(digest, {
+            type: 'ended',
+            code: error.code,
+            message: error.message,
+            upstream: error.details.upstream,
+          });
+          break;
+        } else {
+          failures += 1;
+          metrics.poll('failed');
+          const error = outcome.error;
+          const retryAfterMs = error instanceof GatewayError ? (error.details.retryAfter ?? 0) * 1000 : 0;
+          delay = Math.max(retryAfterMs, Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures, 10)));
+          logger.warn(
+            {
+              credential,
+              code: error instanceof GatewayError ? error.code : 'INTERNAL_SERVER_ERROR',
+              failures,
+            },
+            'live poll failed; the walk is discarded and retried later',
+          );
+        }
+        if (!(await this.pause(delay))) break;
+      }
+    } finally {
+      await store.delete(digest);
+      metrics.pollers(-1);
+      logger.info({ credential, refused }, 'live poller stopped');
+    }
+  }
+}

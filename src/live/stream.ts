@@ -1,0 +1,167 @@
+// One subscriber's stream: the feed's messages for its credential turned into events, with the
+// current tunnels first when asked (includeCurrent). It listens before it reads the snapshot and
+// drops what the snapshot already holds, so no event is lost or sent twice between the two.
+import { GatewayError } from '../errors';
+import type { FeedMessage, TunnelFeed } from './feed';
+import { currentEvents, type SnapshotStore, type TunnelEventPayload } from './snapshot';
+
+/** What the schema receives: an event, or the error that ends the stream. */
+export type StreamItem = TunnelEventPayload | GatewayError;
+
+/** Events a subscriber may fall behind by before its stream ends: a stalled client holds no more. */
+export const MAX_PENDING_EVENTS = 10_000;
+
+export interface StreamOptions {
+  readonly feed: TunnelFeed;
+  readonly store: SnapshotStore;
+  readonly digest: string;
+  readonly includeCurrent: boolean;
+  /** Called once when the stream ends, however it ends. */
+  readonly onEnd: () => void;
+  /** Called for each event handed to the subscriber (metrics). */
+  readonly onSent?: (event: TunnelEventPayload) => void;
+}
+
+export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
+  private readonly messages: FeedMessage[] = [];
+  private pendingEvents = 0;
+  /** Events ready to send, in order. */
+  private ready: StreamItem[] = [];
+  private waiter: (() => void) | undefined;
+  /** Messages of this version or older are already in the snapshot this stream started from. */
+  private skipThrough = 0;
+  private priming: Promise<void> | undefined;
+  private primed: boolean;
+  private finished = false;
+  private readonly detach: () => void;
+
+  constructor(private readonly options: StreamOptions) {
+    this.primed = !options.includeCurrent;
+    this.detach = options.feed.listen(options.digest, (message) => this.receive(message));
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<StreamItem>> {
+    for (;;) {
+      const item = this.ready.shift();
+      if (item !== undefined) {
+        if (!(item instanceof GatewayError)) this.options.onSent?.(item);
+        return { done: false, value: item };
+      }
+      if (this.finished) return { done: true, value: undefined };
+      if (!this.primed) {
+        this.priming ??= this.prime();
+        await this.priming;
+        continue;
+      }
+      if (this.drain()) continue;
+      await this.nextMessage();
+    }
+  }
+
+  async return(): Promise<IteratorResult<StreamItem>> {
+    this.end();
+    return { done: true, value: undefined };
+  }
+
+  /** Completes the stream: what is ready is dropped, the next read says done (graceful shutdown). */
+  complete(): void {
+    this.ready = [];
+    this.end();
+  }
+
+  /** Ends the stream after the items ready now have been read. */
+  private end(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.messages.length = 0;
+    this.pendingEvents = 0;
+    this.detach();
+    this.wake();
+    this.options.onEnd();
+  }
+
+  private wake(): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.();
+  }
+
+  /** Resolves when a message arrives or the stream ends. */
+  private nextMessage(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiter = resolve;
+    });
+  }
+
+  private receive(message: FeedMessage): void {
+    if (this.finished) return;
+    this.messages.push(message);
+    this.pendingEvents += message.type === 'changes' ? message.events.length : 0;
+    if (this.pendingEvents > MAX_PENDING_EVENTS) {
+      this.ready.push(
+        new GatewayError(
+          'RATE_LIMITED',
+          'The subscriber fell too far behind the events; subscribe again with includeCurrent.',
+        ),
+      );
+      this.end();
+      return;
+    }
+    this.wake();
+  }
+
+  /** Turns queued messages into ready items; false when there were none. */
+  private drain(): boolean {
+    const message = this.messages.shift();
+    if (message === undefined) return false;
+    if (message.type === 'ended') {
+      this.ready.push(new GatewayError(message.code, message.message, { upstream: message.upstream }));
+      this.end();
+      return true;
+    }
+    if (message.type === 'changes') {
+      this.pendingEvents -= message.events.length;
+      if (message.version > this.skipThrough) this.ready.push(...message.events);
+    }
+    return true;
+  }
+
+  /** includeCurrent: the snapshot's tunnels first; without one yet, the first observation's. */
+  private async prime(): Promise<void> {
+    let snapshot = await this.options.store.get(this.options.digest);
+    while (snapshot === undefined && !this.finished) {
+      const observed = await this.nextObservation();
+      if (observed < 0) break;
+      snapshot = await this.options.store.get(this.options.digest);
+      // Stored before it was published; gone only when its poller stopped: wait for the next one.
+      if (snapshot === undefined) this.dropThrough(observed);
+    }
+    if (snapshot !== undefined && !this.finished) {
+      this.skipThrough = snapshot.version;
+      this.ready.push(...currentEvents(snapshot));
+    }
+    this.primed = true;
+  }
+
+  /** Index of the first queued observation once there is one, -1 when the stream ends first. */
+  private async nextObservation(): Promise<number> {
+    for (;;) {
+      if (this.finished) return -1;
+      const index = this.messages.findIndex((m) => m.type !== 'ended');
+      const ended = this.messages.findIndex((m) => m.type === 'ended');
+      if (ended !== -1 && (index === -1 || ended < index)) return -1;
+      if (index !== -1) return index;
+      await this.nextMessage();
+    }
+  }
+
+  private dropThrough(index: number): void {
+    for (const m of this.messages.splice(0, index + 1)) {
+      if (m.type === 'changes') this.pendingEvents -= m.events.length;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Live tunnel events: Subscription.tunnelEvents and its TunnelEvent type. The stream comes from the
+// context (src/live polls the upstream); this file only shapes what subscribers receive.
+import { GatewayError } from '../errors';
+import type { TunnelEventPayload } from '../live/snapshot';
+import type { StreamItem } from '../live/stream';
+import { builder } from './builder';
+import { TunnelNode } from './tunnels';
+
+const TunnelEventKind = builder.enumType('TunnelEventKind', {
+  description: "What happened to a tunnel between two observations of the account's tunnel list.",
+  values: {
+    ONLINE: {
+      value: 'ONLINE',
+      description:
+        'The tunnel is online and was not in the previous observation (with includeCurrent: it is online now).',
+    },
+    OFFLINE: {
+      value: 'OFFLINE',
+      description: 'The tunnel was in the previous observation and is no longer online.',
+    },
+  } as const,
+});
+
+const TunnelEvent = builder.objectRef<TunnelEventPayload>('TunnelEvent').implement({
+  description: 'A tunnel of the account came online or went offline.',
+  fields: (t) => ({
+    kind: t.field({
+      type: TunnelEventKind,
+      description: 'ONLINE or OFFLINE.',
+      resolve: (event) => event.kind,
+    }),
+    tunnelId: t.exposeID('tunnelId', {
+      description: "The tunnel's id; on OFFLINE, what a client removes (Relay: @deleteRecord).",
+    }),
+    tunnel: t.field({
+      type: TunnelNode,
+      description: 'The tunnel as listed (ONLINE), or as last seen before it went offline (OFFLINE).',
+      resolve: (event) => event.tunnel,
+    }),
+    observedAt: t.field({
+      type: 'DateTime',
+      description: "When the gateway's poll observed the change (RFC 3339).",
+      resolve: (event) => event.observedAt,
+    }),
+  }),
+});
+
+builder.subscriptionField('tunnelEvents', (t) =>
+  t.field({
+    type: TunnelEvent,
+    description:
+      "Tunnels of the caller's account coming online and going offline, as the gateway observes them. " +
+      "One poll of the ngrok API per account serves every subscriber on every replica, within the account's " +
+      'rate budget, and only changes are sent. With includeCurrent the stream first sends an ONLINE event ' +
+      'for every tunnel online now, then the changes.',
+    args: {
+      includeCurrent: t.arg.boolean({
+        required: false,
+        defaultValue: false,
+        description: 'First send an ONLINE event for every tunnel online now.',
+      }),
+    },
+    subscribe: (_root, args, ctx) => ctx.tunnelEvents(args.includeCurrent ?? false),
+    // The stream's last item may be the error that ends it (a refused credential).
+    resolve: (item: StreamItem) => {
+      if (item instanceof GatewayError) throw item;
+      return item;
+    },
+  }),
+);

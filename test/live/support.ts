@@ -1,0 +1,255 @@
+// A gateway with graphql-ws attached and a stand-in upstream on loopback, plus SSE and graphql-ws
+// subscribers that collect what they receive, for the live tunnel events tests.
+import { createServer } from 'node:http';
+import { Writable } from 'node:stream';
+import { type Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import { createGateway, type Gateway } from '../../src/app';
+import { type Config, loadConfig } from '../../src/config';
+import { attachWebSocket } from '../../src/gateway/websocket';
+import { createLogger } from '../../src/log';
+import {
+  type AccountSeed,
+  type Sandbox,
+  type SandboxOptions,
+  startSandbox,
+  type UpstreamTunnel,
+} from '../../src/sandbox';
+import { listen } from '../support/stack';
+
+export { KEY, OTHER_KEY, TUNNEL_FIELDS } from '../support/stack';
+
+export const EVENTS = (fields = 'id publicUrl region') =>
+  `subscription Events($includeCurrent: Boolean) { tunnelEvents(includeCurrent: $includeCurrent) { kind tunnelId observedAt tunnel { ${fields} } } }`;
+
+export interface EventResult {
+  data?: {
+    tunnelEvents: { kind: string; tunnelId: string; observedAt: string; tunnel: Record<string, unknown> };
+  } | null;
+  errors?: { message: string; extensions?: Record<string, unknown> }[];
+}
+
+export interface LiveStack {
+  sandbox: Sandbox;
+  gateway: Gateway;
+  config: Config;
+  url: string;
+  wsUrl: string;
+  /** The gateway's log so far (JSON lines). */
+  log(): string;
+  close(): Promise<void>;
+}
+
+export async function startLiveStack(options: {
+  accounts: Record<string, AccountSeed>;
+  env?: Record<string, string>;
+  sandbox?: Omit<SandboxOptions, 'accounts'>;
+}): Promise<LiveStack> {
+  const sandbox = await startSandbox({ rateLimit: false, ...options.sandbox, accounts: options.accounts });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    NGROK_API_URL: sandbox.url,
+    LIVE_POLL_INTERVAL_MS: '200',
+    LIVE_IDLE_MS: '200',
+    // Room for polling every interval; the budget tests set their own.
+    LIVE_POLL_BUDGET_PER_MIN: '6000',
+    LOG_FORMAT: 'json',
+    ...options.env,
+  });
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  const gateway = createGateway(config, { logger: createLogger(config, stream) });
+  const server = createServer(gateway.yoga);
+  const websocket = attachWebSocket(server, gateway, config, { keepAliveMs: 1_000 });
+  const base = await listen(server);
+  return {
+    sandbox,
+    gateway,
+    config,
+    url: `${base}/graphql`,
+    wsUrl: `${base.replace(/^http/, 'ws')}/graphql`,
+    log: () => chunks.join(''),
+    async close() {
+      await gateway.live.close();
+      await websocket.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await gateway.close();
+      await sandbox.close();
+    },
+  };
+}
+
+/** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs` with `what`. */
+export async function until(
+  condition: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** What a subscriber has received so far, and whether its stream ended. */
+export interface Subscriber {
+  readonly results: EventResult[];
+  /** 'complete' once the stream ended normally, an error text when it broke. */
+  ended: string | undefined;
+  /** The events' kind:tunnelId, in order. */
+  readonly seen: () => string[];
+  /** Resolves once `n` results have arrived. */
+  received(n: number, timeoutMs?: number): Promise<EventResult[]>;
+  close(): void;
+}
+
+function subscriber(close: () => void): Subscriber {
+  const s: Subscriber = {
+    results: [],
+    ended: undefined,
+    seen: () =>
+      s.results.map((r) =>
+        r.data?.tunnelEvents ? `${r.data.tunnelEvents.kind}:${r.data.tunnelEvents.tunnelId}` : 'error',
+      ),
+    async received(n, timeoutMs = 15_000) {
+      await until(() => s.results.length >= n || s.ended !== undefined, `${n} results`, timeoutMs);
+      return s.results.slice(0, n);
+    },
+    close,
+  };
+  return s;
+}
+
+/** Subscribes over GraphQL over SSE (POST, Accept: text/event-stream). `key` null: no credential. */
+export async function sse(
+  url: string,
+  key: string | null,
+  variables: Record<string, unknown> = {},
+  query = EVENTS(),
+): Promise<Subscriber & { status: number }> {
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    method: 'POST',
+    signal: abort.signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      ...(key === null ? {} : { authorization: `Bearer ${key}` }),
+    },
+    body: JSON.stringify({ query, variables }),
+  });
+  const s = Object.assign(
+    subscriber(() => abort.abort()),
+    { status: response.status },
+  );
+  if (!response.body) throw new Error('no body');
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (\w+)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event === 'next' && data) s.results.push(JSON.parse(data) as EventResult);
+          if (event === 'complete') s.ended = 'complete';
+        }
+      }
+      s.ended ??= 'closed without complete';
+    } catch (error) {
+      s.ended ??= `broken: ${(error as Error).name}`;
+    }
+  })();
+  return s;
+}
+
+/** A graphql-ws client (the `ws` WebSocket) with `connectionParams.authorization` unless `key` is null. */
+export function wsClient(wsUrl: string, key: string | null, headers?: Record<string, string>): Client {
+  class HeaderWebSocket extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers });
+    }
+  }
+  return createClient({
+    url: wsUrl,
+    webSocketImpl: headers ? HeaderWebSocket : WebSocket,
+    connectionParams: key === null ? undefined : { authorization: `Bearer ${key}` },
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/** Subscribes over graphql-ws with `client`. */
+export function wsSubscribe(
+  client: Client,
+  variables: Record<string, unknown> = {},
+  query = EVENTS(),
+): Subscriber {
+  let dispose = () => {};
+  const s = subscriber(() => dispose());
+  dispose = client.subscribe<EventResult['data']>(
+    { query, variables },
+    {
+      next: (result) => s.results.push(result as EventResult),
+      error: (error) => {
+        s.results.push({
+          errors: Array.isArray(error) ? error : [{ message: String((error as Error)?.message ?? error) }],
+        });
+        s.ended = 'error';
+      },
+      complete: () => {
+        s.ended ??= 'complete';
+      },
+    },
+  );
+  return s;
+}
+
+/** A stand-in tunnel as the gateway shows it with TUNNEL_FIELDS (`base`: the stand-in's URL). */
+export function graphqlTunnel(t: UpstreamTunnel, base: string) {
+  return {
+    id: t.id,
+    publicUrl: t.public_url ?? null,
+    startedAt: t.started_at,
+    metadata: t.metadata ?? null,
+    proto: t.proto ? t.proto.toUpperCase() : null,
+    region: t.region,
+    forwardsTo: t.forwards_to,
+    tunnelSession: { id: t.tunnel_session.id, uri: `${base}/tunnel_sessions/${t.tunnel_session.id}` },
+    endpoint: t.endpoint ? { id: t.endpoint.id, uri: `${base}/endpoints/${t.endpoint.id}` } : null,
+    backends: t.backends
+      ? t.backends.map((b) => ({ id: b.id, uri: `${base}/backends/tunnel_group/${b.id}` }))
+      : null,
+    labels: t.labels
+      ? Object.keys(t.labels)
+          .sort()
+          .map((name) => ({ name, value: t.labels?.[name] }))
+      : null,
+  };
+}
+
+/** A counter or gauge of the gateway's registry (summed over labels matching `labels`). */
+export async function metric(
+  gateway: Gateway,
+  name: string,
+  labels: Record<string, string> = {},
+): Promise<number> {
+  const found = await gateway.metrics.getSingleMetric(name)?.get();
+  let sum = 0;
+  for (const v of found?.values ?? []) {
+    if (Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want)) sum += v.value;
+  }
+  return sum;
+}
