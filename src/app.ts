@@ -23,8 +23,7 @@ import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/pers
 import { securityOptions, securityPlugins } from './gateway/security';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
-import { ReadCache, UpstreamTransport } from './upstream';
-import type { UpstreamEvents } from './upstream/http';
+import { ReadCache, type TransportOptions, type UpstreamEvents, UpstreamTransport } from './upstream';
 
 export interface GatewayDeps {
   /** Shared with the caller (tests read its stats); created from config when omitted. */
@@ -66,6 +65,23 @@ const accessControl: Plugin<Context> = {
   },
 };
 
+/** The transport's settings, every one from the config (tests build transports with it too). */
+export function transportOptions(config: Config, baseUrl: string): TransportOptions {
+  return {
+    baseUrl,
+    apiVersion: config.ngrokApiVersion,
+    timeoutMs: config.upstreamTimeoutMs,
+    connections: config.upstreamConnections,
+    keepAliveMs: config.upstreamKeepAliveMs,
+    retries: config.upstreamRetries,
+    retryBaseMs: config.upstreamRetryBaseMs,
+    maxConcurrency: config.upstreamMaxConcurrency,
+    queueLimit: config.upstreamQueueLimit,
+    breakerFailureThreshold: config.breakerFailureThreshold,
+    breakerCooldownMs: config.breakerCooldownMs,
+  };
+}
+
 export function createGateway(config: Config, deps: GatewayDeps = {}) {
   const upstreamUrl = config.ngrokApiUrl;
   if (upstreamUrl === undefined)
@@ -74,17 +90,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   const transport =
     deps.transport ??
     new UpstreamTransport({
-      baseUrl: upstreamUrl,
-      apiVersion: config.ngrokApiVersion,
-      timeoutMs: config.upstreamTimeoutMs,
-      connections: config.upstreamConnections,
-      keepAliveMs: config.upstreamKeepAliveMs,
-      retries: config.upstreamRetries,
-      retryBaseMs: config.upstreamRetryBaseMs,
-      maxConcurrency: config.upstreamMaxConcurrency,
-      queueLimit: config.upstreamQueueLimit,
-      breakerFailureThreshold: config.breakerFailureThreshold,
-      breakerCooldownMs: config.breakerCooldownMs,
+      ...transportOptions(config, upstreamUrl),
       events: combineEvents(metrics.events, requestTallyEvents, deps.events),
     });
   // Shared by every request's client over this transport; off unless CACHE_TTL_MS > 0.
@@ -94,8 +100,6 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       : undefined;
   const logger = deps.logger ?? silentLogger();
   const readiness = createReadinessProbe({
-    baseUrl: upstreamUrl,
-    apiVersion: config.ngrokApiVersion,
     apiKey: config.ngrokApiKey,
     timeoutMs: config.readinessTimeoutMs,
     cacheMs: config.readinessCacheMs,

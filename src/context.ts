@@ -2,7 +2,7 @@
 // own lookups. Pothos keeps each request's DataLoaders on this object.
 import type { TokenScope } from './config';
 import type { Credential } from './gateway/credentials';
-import { TunnelLookup } from './loaders';
+import { TunnelLookup } from './tunnel-lookup';
 import { NgrokClient, type ReadCache, type UpstreamTransport } from './upstream';
 
 export interface Context {

@@ -59,6 +59,17 @@ export class NotFoundError extends Error {
   }
 }
 
+/**
+ * The upstream refused a write's input: `input` names the domain input's key at fault, when the
+ * upstream's error code says which. The schema shows it as an InvalidInputError in its own terms.
+ */
+export class RefusedInputError<K extends string = string> extends Error {
+  override name = 'RefusedInputError';
+  constructor(readonly input: K | undefined) {
+    super('The ngrok API refused the input.');
+  }
+}
+
 /** Expected outcome of a mutation: an input the upstream or the gateway refused. Shown as data. */
 export class InvalidInputError extends Error {
   override name = 'InvalidInputError';

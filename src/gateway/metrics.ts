@@ -5,7 +5,7 @@
 import { usePrometheus } from '@graphql-yoga/plugin-prometheus';
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CircuitState, UpstreamEvents } from '../upstream/http';
+import type { CircuitState, UpstreamEvents } from '../upstream/events';
 
 const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
 

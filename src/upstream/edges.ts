@@ -1,7 +1,8 @@
 // The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
-import { InvalidInputError, NotFoundError, UpstreamError } from '../errors';
-import type { UpstreamRequest, UpstreamTransport } from './http';
-import { type BackendModule, parseBackendModule } from './types';
+import { NotFoundError, RefusedInputError, UpstreamError } from '../errors';
+import { type BackendModule, parseBackendModule } from './backend-module-json';
+import type { UpstreamRequest } from './call';
+import type { UpstreamTransport } from './transport';
 
 export interface RouteKey {
   readonly edgeId: string;
@@ -22,8 +23,8 @@ export const getBackendRequest = (route: RouteKey): UpstreamRequest => ({
   segments: segmentsOf(route),
 });
 
-// Upstream validation codes that name the input at fault.
-const FIELD_BY_ERROR_CODE: Record<string, string> = {
+// Upstream validation codes that name the part of the domain input at fault.
+const INPUT_BY_ERROR_CODE: Readonly<Record<string, keyof BackendModuleInput>> = {
   ERR_NGROK_227: 'backendId',
   ERR_NGROK_242: 'backendId',
   ERR_NGROK_243: 'backendId',
@@ -53,10 +54,8 @@ function domainError(error: unknown, route: RouteKey): unknown {
     );
   }
   if (error.status === 400 && error.code === 'BAD_USER_INPUT') {
-    const field = error.errorCode ? FIELD_BY_ERROR_CODE[error.errorCode] : undefined;
-    return new InvalidInputError(
-      field ? `The ngrok API refused ${field}.` : 'The ngrok API refused the input.',
-      field,
+    return new RefusedInputError<keyof BackendModuleInput>(
+      error.errorCode ? INPUT_BY_ERROR_CODE[error.errorCode] : undefined,
     );
   }
   return error;

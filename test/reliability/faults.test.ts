@@ -220,7 +220,10 @@ describe('upstream faults', () => {
       [{ kind: 'malformedJson' }, MESSAGES.badResponse],
       [{ kind: 'truncatedJson' }, MESSAGES.badResponse],
       [{ kind: 'wrongContentType' }, MESSAGES.badResponse],
-      [{ kind: 'missingField' }, 'The upstream sent an unexpected response (tunnel.id is missing).'],
+      [
+        { kind: 'missingField' },
+        'The ngrok API sent a response the gateway could not read (tunnel.id is missing).',
+      ],
     ];
     for (const [fault, message] of kinds) {
       it(fault.kind, async () => {

@@ -1,7 +1,6 @@
 // The retry policy and Retry-After parsing on their own: which failures are retried, how long the
 // waits are, and that none outlives the deadline.
 import { describe, expect, it } from 'vitest';
-import { retryAfterSeconds } from '../../src/upstream/http';
 import {
   backoffMs,
   type FailedAttempt,
@@ -9,6 +8,7 @@ import {
   type RetryPolicy,
   retryDelay,
 } from '../../src/upstream/retry';
+import { retryAfterSeconds } from '../../src/upstream/retry-after';
 
 const policy = (random = 0.5): RetryPolicy => ({
   retries: 3,
