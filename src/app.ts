@@ -79,6 +79,9 @@ export function transportOptions(config: Config, baseUrl: string): TransportOpti
     queueLimit: config.upstreamQueueLimit,
     breakerFailureThreshold: config.breakerFailureThreshold,
     breakerCooldownMs: config.breakerCooldownMs,
+    maxBodyBytes: config.upstreamMaxBodyBytes,
+    refusedCredentialTtlMs: config.refusedCredentialTtlMs,
+    refusedCredentialMaxEntries: config.refusedCredentialMaxEntries,
   };
 }
 

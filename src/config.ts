@@ -30,6 +30,9 @@ export interface Config {
   readonly upstreamQueueLimit: number;
   readonly breakerFailureThreshold: number;
   readonly breakerCooldownMs: number;
+  readonly upstreamMaxBodyBytes: number;
+  readonly refusedCredentialTtlMs: number;
+  readonly refusedCredentialMaxEntries: number;
   /** Limits on what a request may ask (src/gateway/security.ts). */
   readonly maxDepth: number;
   readonly maxAliases: number;
@@ -267,6 +270,27 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     parse: integer(1, 600_000),
   },
   {
+    key: 'upstreamMaxBodyBytes',
+    env: 'UPSTREAM_MAX_BODY_BYTES',
+    help: 'largest upstream answer body read, in bytes; a larger one is dropped as UPSTREAM_BAD_RESPONSE',
+    defaultText: '4194304',
+    parse: integer(1024, 1_073_741_824),
+  },
+  {
+    key: 'refusedCredentialTtlMs',
+    env: 'REFUSED_CREDENTIAL_TTL_MS',
+    help: 'how long a credential the upstream refused is answered UNAUTHENTICATED without a call (0: off)',
+    defaultText: '60000',
+    parse: integer(0, 3_600_000),
+  },
+  {
+    key: 'refusedCredentialMaxEntries',
+    env: 'REFUSED_CREDENTIAL_MAX_ENTRIES',
+    help: 'refused credentials remembered at most (digests, least recently used out first)',
+    defaultText: '10000',
+    parse: integer(1, 1_000_000),
+  },
+  {
     key: 'maxDepth',
     env: 'MAX_DEPTH',
     help: 'maximum selection depth',
@@ -418,6 +442,9 @@ export const DEFAULTS: Config = {
   upstreamQueueLimit: 100,
   breakerFailureThreshold: 5,
   breakerCooldownMs: 10_000,
+  upstreamMaxBodyBytes: 4 * 1024 * 1024,
+  refusedCredentialTtlMs: 60_000,
+  refusedCredentialMaxEntries: 10_000,
   maxDepth: 15,
   maxAliases: 15,
   maxTokens: 2_000,

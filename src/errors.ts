@@ -24,7 +24,13 @@ export class GatewayError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { upstream?: UpstreamInfo; retryAfter?: number; httpStatus?: number } = {},
+    readonly details: {
+      upstream?: UpstreamInfo;
+      retryAfter?: number;
+      httpStatus?: number;
+      /** 'UNKNOWN': a write failed after it was sent and may have been applied. */
+      outcome?: 'UNKNOWN';
+    } = {},
   ) {
     super(message);
   }

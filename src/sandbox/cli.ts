@@ -20,6 +20,8 @@ Options:
   --rate-limit N      requests per rolling 60 s per key (default 120)
   --no-rate-limit     turn the rate limit off
   --latency MS        added latency on every operation (default 0)
+  --edges-read-only   refuse backend module writes with ERR_NGROK_7196, as the real API may since
+                      Edges were shut down on 2025-12-31
   --help              show this help
 `;
 
@@ -55,6 +57,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       'rate-limit': { type: 'string' },
       'no-rate-limit': { type: 'boolean' },
       latency: { type: 'string' },
+      'edges-read-only': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -76,6 +79,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       port: integer('port', values.port, 8787, 0, 65_535),
       accounts,
       rateLimit: values['no-rate-limit'] ? false : { max, windowMs: 60_000 },
+      edgesReadOnly: values['edges-read-only'] === true,
     },
     keys,
     latency: integer('latency', values.latency, 0, 0, 600_000),
@@ -96,6 +100,9 @@ function banner(url: string, config: CliConfig, sample: AccountSeed): string {
     `  demo data: ${config.tunnels} tunnels per account (seed ${config.seed})`,
     `  rate limit: ${limit ? `${limit.max} requests per 60 s per key` : 'off'}`,
     ...(config.latency > 0 ? [`  added latency: ${config.latency} ms`] : []),
+    ...(config.options.edgesReadOnly
+      ? ['  edges: read-only (backend module writes answer ERR_NGROK_7196)']
+      : []),
     'Try:',
     `  curl -s '${url}/tunnels?limit=2' ${headers}`,
     ...(edge && route

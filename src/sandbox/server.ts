@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
 import { demoData } from './data';
 import { ApiError, internalError, notFound } from './errors';
-import { earlyAction, FaultQueues, isEarly, mangle } from './faults';
+import { earlyAction, FaultQueues, isEarly, mangle, sendLarge } from './faults';
 import { operationId } from './ids';
 import { ConcurrencyCap, RateLimiter } from './limits';
 import { Metrics } from './metrics';
@@ -101,6 +101,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       body,
       account,
       base,
+      edgesReadOnly: options.edgesReadOnly === true,
     });
     return outcome.status === 204 ? emptyReply(opId) : jsonReply(200, outcome.json, opId);
   }
@@ -120,6 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await sleep(delay);
       const action = earlyAction(fault, opId);
       if ('reply' in action) send(res, action.reply);
+      else if ('large' in action) await sendLarge(res, action.large, opId);
       else if (action.socket === 'drop') req.socket.destroy();
       // 'hang': answer nothing; close() or the client ends the socket.
       return;

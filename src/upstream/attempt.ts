@@ -5,6 +5,7 @@ import type { CircuitBreaker } from './breaker';
 import type { UpstreamEvents } from './events';
 import { type ConcurrencyLimiter, LimiterRejection, type Release } from './limiter';
 import { MESSAGES } from './messages';
+import { MIN_ATTEMPT_MS } from './retry';
 import { AttemptFailure, type Stage } from './stage';
 
 /** How long a timed-out attempt keeps its slot after the gateway gave up on it (about a round trip). */
@@ -61,32 +62,49 @@ export const slotStage =
     }
   };
 
-/** The breaker's consent before sending, and the attempt's outcome after: healthy or not. */
+/**
+ * What an attempt's failure says about the upstream: 'failure' for what the upstream is
+ * responsible for (a 5xx, a broken connection, silence for the whole UPSTREAM_TIMEOUT_MS);
+ * 'neutral' for a timeout the gateway's own deadline cut short, which says nothing about it.
+ */
+function verdict(failure: AttemptFailure, fullBudget: boolean): 'healthy' | 'failure' | 'neutral' {
+  const status = statusOf(failure);
+  // An answer, even a refusal, shows a working upstream.
+  if (status !== undefined) return status < 500 ? 'healthy' : 'failure';
+  if (failure.error.code === 'UPSTREAM_TIMEOUT') return fullBudget ? 'failure' : 'neutral';
+  return failure.error.code === 'UPSTREAM_UNAVAILABLE' ? 'failure' : 'healthy';
+}
+
+/**
+ * The breaker's consent before sending, and the attempt's outcome after. An attempt with too little
+ * time left to succeed is not sent at all (UPSTREAM_TIMEOUT, nothing counted): one tenant's short
+ * deadlines must not open the circuit for every tenant.
+ */
 export const breakerStage =
   (breaker: CircuitBreaker, timeoutMs: number): Stage =>
   (next) =>
   async (call) => {
-    const budget = Math.min(timeoutMs, Math.floor(call.deadline - performance.now()));
-    if (budget <= 0) {
+    const left = Math.floor(call.deadline - performance.now());
+    if (left < Math.min(MIN_ATTEMPT_MS, timeoutMs)) {
       throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
     }
+    const fullBudget = left >= timeoutMs;
     const ticket = breaker.admit();
     if (ticket === undefined) {
       throw new AttemptFailure(new UpstreamError('UPSTREAM_UNAVAILABLE', MESSAGES.CIRCUIT_OPEN), 'local');
     }
-    let healthy = false;
+    let outcome: 'healthy' | 'failure' | 'neutral' = 'failure';
     try {
       const response = await next(call);
-      healthy = true;
+      outcome = 'healthy';
       return response;
     } catch (caught) {
       const failure = asFailure(caught);
-      const status = statusOf(failure);
-      // An answer, even a refusal, shows a working upstream; silence, resets and 5xx do not.
-      healthy = status !== undefined && status < 500;
+      outcome = verdict(failure, fullBudget);
       throw failure;
     } finally {
-      breaker.record(ticket, healthy);
+      if (outcome === 'neutral') breaker.release(ticket);
+      else breaker.record(ticket, outcome === 'healthy');
     }
   };
 

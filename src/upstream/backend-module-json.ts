@@ -11,5 +11,5 @@ export function parseBackendModule(v: unknown): BackendModule {
   const o = object(v, 'backend module');
   const enabled = o.enabled;
   if (typeof enabled !== 'boolean') throw badResponse('backend module.enabled is missing');
-  return { enabled, backend: optionalRef(o.backend, 'backend module.backend') };
+  return { enabled, backend: optionalRef(o.backend, 'backend module.backend', 'backend') };
 }

@@ -31,21 +31,25 @@ const INPUT_BY_ERROR_CODE: Readonly<Record<string, keyof BackendModuleInput>> = 
   ERR_NGROK_1405: 'backendId',
 };
 
-const EDGES_UNAVAILABLE = 'ERR_NGROK_7008';
+/**
+ * Edges were shut down on 2025-12-31: an account without them gets ERR_NGROK_7008 on any edge call,
+ * and a write may be refused with ERR_NGROK_7196 (edges are read-only). Both are FORBIDDEN, whatever
+ * the status they come with, and neither is worth a retry.
+ */
+const RETIRED_EDGES: Readonly<Record<string, string>> = {
+  ERR_NGROK_7008: 'HTTPS edges are deprecated and not available for this account.',
+  ERR_NGROK_7196:
+    'This HTTPS edge is read-only: the ngrok API shut Edges down on 2025-12-31 and refuses changes to them. Use Cloud Endpoints and Traffic Policy instead.',
+};
 
-/** Edges were deprecated on 2025-12-31; an account without them gets ERR_NGROK_7008 on any edge call. */
 function edgesUnavailable(error: unknown): unknown {
-  if (!(error instanceof UpstreamError) || error.errorCode !== EDGES_UNAVAILABLE) return error;
-  return new UpstreamError(
-    'FORBIDDEN',
-    'HTTPS edges are deprecated and not available for this account.',
-    error.details,
-  );
+  const message = error instanceof UpstreamError && error.errorCode && RETIRED_EDGES[error.errorCode];
+  return message ? new UpstreamError('FORBIDDEN', message, error.details) : error;
 }
 
 /** Turns the upstream's expected refusals of a write into domain errors; the rest stays as is. */
 function domainError(error: unknown, route: RouteKey): unknown {
-  if (!(error instanceof UpstreamError) || error.errorCode === EDGES_UNAVAILABLE)
+  if (!(error instanceof UpstreamError) || (error.errorCode && RETIRED_EDGES[error.errorCode]))
     return edgesUnavailable(error);
   if (error.status === 404) {
     return new NotFoundError(

@@ -2,7 +2,7 @@
 // attempt's timer, the body read and parsed. The only code that touches the socket pool.
 import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError, UpstreamError, type UpstreamInfo } from '../errors';
-import { answerError } from './answer-errors';
+import { answerError, checkedOperationId } from './answer-errors';
 import type { UpstreamResponse } from './call';
 import { MESSAGES } from './messages';
 import { AttemptFailure, type Call } from './stage';
@@ -17,6 +17,8 @@ export interface ExchangeOptions {
   readonly connections: number;
   /** Idle time after which a pooled socket is closed; keep it below the upstream's own. */
   readonly keepAliveMs: number;
+  /** Largest body read; beyond it the connection is dropped and the answer is UPSTREAM_BAD_RESPONSE. */
+  readonly maxBodyBytes: number;
 }
 
 /** What a bare status check (the readiness probe) learns. */
@@ -66,6 +68,7 @@ export class Exchange {
     const budget = Math.min(this.options.timeoutMs, Math.floor(call.deadline - performance.now()));
     let response: PoolResponse;
     let text: string;
+    let info: UpstreamInfo = {};
     const timeout = attemptTimeout(budget);
     try {
       response = await this.pool.request({
@@ -75,14 +78,17 @@ export class Exchange {
         body,
         signal: timeout.signal,
       });
-      text = await response.body.text();
+      info = {
+        status: response.statusCode,
+        operationId: checkedOperationId(headerValue(response.headers['ngrok-operation-id'])),
+      };
+      text = await readCapped(response, this.options.maxBodyBytes, info);
     } catch (error) {
       throw new AttemptFailure(transportError(error), neverConnected(error) ? 'unsent' : 'sent');
     } finally {
       timeout.clear();
     }
-    const operationId = headerValue(response.headers['ngrok-operation-id']);
-    const info: UpstreamInfo = { status: response.statusCode, operationId };
+    const operationId = info.operationId;
     let json: unknown;
     try {
       json = parseJson(text, headerValue(response.headers['content-type']), info);
@@ -139,6 +145,27 @@ function neverConnected(error: unknown): boolean {
     if (code !== undefined && NOT_CONNECTED.has(code)) return true;
   }
   return false;
+}
+
+/**
+ * The body as text, at most `max` bytes: a larger one (declared or streamed, chunked included) is
+ * not read on; its connection is dropped, so the heap never holds more than the cap per call.
+ */
+async function readCapped(response: PoolResponse, max: number, info: UpstreamInfo): Promise<string> {
+  const tooLarge = () => {
+    response.body.destroy();
+    return new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE, { upstream: info });
+  };
+  const declared = Number(headerValue(response.headers['content-length']));
+  if (declared > max) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

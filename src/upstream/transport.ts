@@ -10,7 +10,9 @@ import { currentDeadline } from './deadline';
 import type { UpstreamEvents } from './events';
 import { Exchange, type StatusCheck } from './exchange';
 import { ConcurrencyLimiter } from './limiter';
+import { outcomeStage } from './outcome';
 import { CredentialPause, pauseStage, pauseWaitStage } from './pause';
+import { refusalStage } from './refusals';
 import { basePathOf, requestPath } from './request-path';
 import { retryStage } from './retry';
 import { AttemptFailure, compose, type Handler } from './stage';
@@ -38,6 +40,12 @@ export interface TransportOptions {
   readonly breakerFailureThreshold: number;
   /** How long an open circuit refuses calls before a probe. */
   readonly breakerCooldownMs: number;
+  /** Largest upstream body read (UPSTREAM_MAX_BODY_BYTES). */
+  readonly maxBodyBytes: number;
+  /** How long a refused credential is answered without a call (0: not remembered). */
+  readonly refusedCredentialTtlMs: number;
+  /** Refused credentials remembered at most. */
+  readonly refusedCredentialMaxEntries: number;
   /** Jitter source, [0, 1) (Math.random when omitted: tests seed it). */
   readonly random?: () => number;
   readonly events?: UpstreamEvents;
@@ -63,6 +71,7 @@ export class UpstreamTransport {
   private readonly breaker: CircuitBreaker;
   private readonly exchange: Exchange;
   private readonly handle: Handler;
+  private readonly refused: MemoryStore<true>;
 
   constructor(private readonly options: TransportOptions) {
     const events = options.events;
@@ -73,6 +82,7 @@ export class UpstreamTransport {
       cooldownMs: options.breakerCooldownMs,
       onChange: (state) => events?.circuit?.(state),
     });
+    this.refused = new MemoryStore<true>(options.refusedCredentialMaxEntries);
     const pause = new CredentialPause(new MemoryStore<number>(PAUSED_CREDENTIALS_MAX), events);
     const policy = {
       retries: options.retries,
@@ -83,7 +93,9 @@ export class UpstreamTransport {
     // Outermost first; each stage sees the call before the ones below it and their outcome after.
     this.handle = compose(
       [
+        refusalStage(this.refused, options.refusedCredentialTtlMs),
         coalesceStage(this.stats, events),
+        outcomeStage,
         retryStage(policy, this.stats, events),
         pauseWaitStage(pause),
         slotStage(new ConcurrencyLimiter(options.maxConcurrency, options.queueLimit), events),
@@ -98,6 +110,11 @@ export class UpstreamTransport {
   /** The circuit breaker's state (health checks, tests). */
   get circuit(): CircuitState {
     return this.breaker.state;
+  }
+
+  /** Refused credentials remembered now (bounded by refusedCredentialMaxEntries). */
+  get refusedCredentials(): number {
+    return this.refused.size;
   }
 
   /** The path and query a request is sent to (the read cache keys by it). */

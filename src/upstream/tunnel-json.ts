@@ -7,6 +7,7 @@ import {
   optionalString,
   type Ref,
   ref,
+  requiredId,
   requiredString,
 } from './json-fields';
 
@@ -43,21 +44,21 @@ function labels(v: unknown): Record<string, string> | undefined {
 /** The spec says one Ref, the real API sends an array: accept both. */
 function backends(v: unknown): Ref[] | undefined {
   if (v === undefined || v === null) return undefined;
-  if (Array.isArray(v)) return v.map((item, i) => ref(item, `tunnel.backends[${i}]`));
-  return [ref(v, 'tunnel.backends')];
+  if (Array.isArray(v)) return v.map((item, i) => ref(item, `tunnel.backends[${i}]`, 'backend'));
+  return [ref(v, 'tunnel.backends', 'backend')];
 }
 
 export function parseTunnel(v: unknown): Tunnel {
   const o = object(v, 'tunnel');
   return {
-    id: requiredString(o, 'id', 'tunnel'),
+    id: requiredId(o, 'id', 'tunnel', 'tunnel'),
     publicUrl: optionalString(o, 'public_url', 'tunnel'),
     startedAt: requiredString(o, 'started_at', 'tunnel'),
     metadata: optionalString(o, 'metadata', 'tunnel'),
     proto: optionalString(o, 'proto', 'tunnel'),
     region: requiredString(o, 'region', 'tunnel'),
-    tunnelSession: ref(o.tunnel_session, 'tunnel.tunnel_session'),
-    endpoint: optionalRef(o.endpoint, 'tunnel.endpoint'),
+    tunnelSession: ref(o.tunnel_session, 'tunnel.tunnel_session', 'tunnelSession'),
+    endpoint: optionalRef(o.endpoint, 'tunnel.endpoint', 'endpoint'),
     labels: labels(o.labels),
     backends: backends(o.backends),
     forwardsTo: optionalString(o, 'forwards_to', 'tunnel'),
