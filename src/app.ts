@@ -27,8 +27,7 @@ import { liveAttemptEvents } from './live/attempts';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
-import { ReadCache, UpstreamTransport } from './upstream';
-import type { UpstreamEvents } from './upstream/http';
+import { ReadCache, type TransportOptions, type UpstreamEvents, UpstreamTransport } from './upstream';
 
 export interface GatewayDeps {
   /**
@@ -88,6 +87,13 @@ const accessControl: Plugin<Context> = {
   },
 };
 
+/** The transport's settings, every one from the config (tests build transports with it too). */
+/** The transport's options: the config's upstream section as it is, at the URL the gateway talks to. */
+export function transportOptions(config: Config, baseUrl: string): TransportOptions {
+  const { url: _url, apiKey: _key, ...upstream } = config.upstream;
+  return { ...upstream, baseUrl };
+}
+
 export function createGateway(config: Config, deps: GatewayDeps = {}) {
   const upstreamUrl = config.upstream.url;
   if (upstreamUrl === undefined)
@@ -96,17 +102,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   const transport =
     deps.transport ??
     new UpstreamTransport({
-      baseUrl: upstreamUrl,
-      apiVersion: config.upstream.apiVersion,
-      timeoutMs: config.upstream.timeoutMs,
-      connections: config.upstream.connections,
-      keepAliveMs: config.upstream.keepAliveMs,
-      retries: config.upstream.retries,
-      retryBaseMs: config.upstream.retryBaseMs,
-      maxConcurrency: config.upstream.maxConcurrency,
-      queueLimit: config.upstream.queueLimit,
-      breakerFailureThreshold: config.upstream.breakerFailureThreshold,
-      breakerCooldownMs: config.upstream.breakerCooldownMs,
+      ...transportOptions(config, upstreamUrl),
       events: combineEvents(metrics.events, requestTallyEvents, liveAttemptEvents, deps.events),
     });
   // Shared by every request's client over this transport; off unless CACHE_TTL_MS > 0.
@@ -116,8 +112,6 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       : undefined;
   const logger = deps.logger ?? silentLogger();
   const readiness = createReadinessProbe({
-    baseUrl: upstreamUrl,
-    apiVersion: config.upstream.apiVersion,
     apiKey: config.upstream.apiKey,
     timeoutMs: config.readiness.timeoutMs,
     cacheMs: config.readiness.cacheMs,

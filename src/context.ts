@@ -5,7 +5,7 @@ import { missingCredential } from './errors';
 import type { Credential } from './gateway/credentials';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
-import { TunnelLookup } from './loaders';
+import { TunnelLookup } from './tunnel-lookup';
 import { NgrokClient, type ReadCache, type UpstreamTransport } from './upstream';
 
 export interface Context {

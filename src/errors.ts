@@ -24,7 +24,13 @@ export class GatewayError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly details: { upstream?: UpstreamInfo; retryAfter?: number; httpStatus?: number } = {},
+    readonly details: {
+      upstream?: UpstreamInfo;
+      retryAfter?: number;
+      httpStatus?: number;
+      /** 'UNKNOWN': a write failed after it was sent and may have been applied. */
+      outcome?: 'UNKNOWN';
+    } = {},
   ) {
     super(message);
   }
@@ -56,6 +62,17 @@ export class NotFoundError extends Error {
     readonly id?: string,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The upstream refused a write's input: `input` names the domain input's key at fault, when the
+ * upstream's error code says which. The schema shows it as an InvalidInputError in its own terms.
+ */
+export class RefusedInputError<K extends string = string> extends Error {
+  override name = 'RefusedInputError';
+  constructor(readonly input: K | undefined) {
+    super('The ngrok API refused the input.');
   }
 }
 

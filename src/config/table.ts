@@ -162,6 +162,24 @@ export const TABLE = {
       default: 10_000,
       parse: integer(1, 600_000),
     }),
+    maxBodyBytes: option({
+      env: 'UPSTREAM_MAX_BODY_BYTES',
+      help: 'largest upstream answer body read, in bytes; a larger one is dropped as UPSTREAM_BAD_RESPONSE',
+      default: 4 * 1024 * 1024,
+      parse: integer(1024, 1_073_741_824),
+    }),
+    refusedCredentialTtlMs: option({
+      env: 'REFUSED_CREDENTIAL_TTL_MS',
+      help: 'how long a credential the upstream refused is answered UNAUTHENTICATED without a call (0: off)',
+      default: 60_000,
+      parse: integer(0, 3_600_000),
+    }),
+    refusedCredentialMaxEntries: option({
+      env: 'REFUSED_CREDENTIAL_MAX_ENTRIES',
+      help: 'refused credentials remembered at most (digests, least recently used out first)',
+      default: 10_000,
+      parse: integer(1, 1_000_000),
+    }),
     rateLimitPerMin: option({
       env: 'UPSTREAM_RATE_LIMIT_PER_MIN',
       help: "the gateway's own budget of upstream calls per credential in any rolling 60 s, across replicas sharing REDIS_URL (0: off)",

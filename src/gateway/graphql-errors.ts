@@ -20,6 +20,7 @@ export function toGraphQLError(error: GatewayError, base?: GraphQLError): GraphQ
     };
   }
   if (httpStatus !== undefined) extensions.http = { status: httpStatus };
+  if (error.details.outcome !== undefined) extensions.outcome = error.details.outcome;
   return new GraphQLError(error.message, {
     nodes: base?.nodes,
     source: base?.source,

@@ -1,22 +1,19 @@
-// /readiness: whether the ngrok API answers. One cheap call (GET /tunnels?limit=1), bounded by a
-// short timeout, its result reused for READINESS_CACHE_MS (10 s by default): probes from every
+// /readiness: whether the ngrok API answers. One cheap call through the transport's pool and breaker
+// (UpstreamTransport.checkReadiness), bounded by a short timeout, its result reused for READINESS_CACHE_MS (10 s by default): probes from every
 // kubelet and load balancer cost at most one upstream call per period per replica. /health (alive)
 // is yoga's own health check and never calls the upstream.
 import { type Plugin, useReadinessCheck } from 'graphql-yoga';
-import { request } from 'undici';
 import type { UpstreamTransport } from '../upstream';
 
 export const READINESS_ENDPOINT = '/readiness';
 
 export interface ReadinessOptions {
-  readonly baseUrl: string;
-  readonly apiVersion: string;
   /** The server-held key; without it (pass-through) any HTTP answer counts as reachable. */
   readonly apiKey: string | undefined;
   readonly timeoutMs: number;
   readonly cacheMs: number;
-  /** Builds the probe's path the way every upstream call is built. */
-  readonly transport: Pick<UpstreamTransport, 'pathOf'>;
+  /** Sends the check over the same pool and circuit breaker as every upstream call. */
+  readonly transport: Pick<UpstreamTransport, 'checkReadiness'>;
 }
 
 export interface Readiness {
@@ -38,34 +35,13 @@ function judge(status: number, keyHeld: boolean): Readiness {
 
 /** Probes the upstream; concurrent and recent probes share one call. */
 export function createReadinessProbe(options: ReadinessOptions): () => Promise<Readiness> {
-  const base = new URL(options.baseUrl);
-  const path = options.transport.pathOf({
-    route: 'listTunnels',
-    method: 'GET',
-    segments: ['tunnels'],
-    query: { limit: 1 },
-  });
   let last: { at: number; settled: boolean; result: Promise<Readiness> } | undefined;
 
   async function probe(): Promise<Readiness> {
-    const headers: Record<string, string> = {
-      'ngrok-version': options.apiVersion,
-      accept: 'application/json',
-    };
-    if (options.apiKey !== undefined) headers.authorization = `Bearer ${options.apiKey}`;
-    try {
-      const response = await request(new URL(path, base.origin), {
-        method: 'GET',
-        headers,
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      await response.body.dump();
-      return judge(response.statusCode, options.apiKey !== undefined);
-    } catch (error) {
-      const timedOut =
-        error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      return { ready: false, upstream: timedOut ? 'timeout' : 'unreachable', status: null };
-    }
+    const check = await options.transport.checkReadiness(options.apiKey, options.timeoutMs);
+    if ('status' in check) return judge(check.status, options.apiKey !== undefined);
+    const upstream = check.failure === 'circuit open' ? 'unavailable' : check.failure;
+    return { ready: false, upstream, status: null };
   }
 
   return () => {

@@ -6,7 +6,7 @@
 // labels (route, method, status, code, source, state) are the gateway's own fixed values.
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CircuitState, UpstreamEvents } from '../upstream/http';
+import type { CircuitState, UpstreamEvents } from '../upstream/events';
 import { OperationNameLabels } from './operation-names';
 import { pipelineMetrics } from './pipeline-metrics';
 

@@ -8,7 +8,7 @@ import { type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
 import type { Plugin, YogaLogger } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
-import type { UpstreamEvents } from '../upstream/http';
+import type { UpstreamEvents } from '../upstream/events';
 import type { MaskLogger } from './graphql-errors';
 import { loggable } from './operation-names';
 

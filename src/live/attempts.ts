@@ -2,7 +2,7 @@
 // its events, inside the async context of the call that made it, so the poller's own calls are
 // told apart from concurrent client requests (the same way request logs tally theirs).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { UpstreamEvents } from '../upstream/http';
+import type { UpstreamEvents } from '../upstream/events';
 
 interface Tally {
   calls: number;

@@ -6,7 +6,7 @@ import type { Registry } from 'prom-client';
 import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
-import { credentialKey, NgrokClient, type UpstreamTransport } from '../upstream';
+import { credentialDigest, NgrokClient, type UpstreamTransport } from '../upstream';
 import { RollingBudget } from './budget';
 import { PubSubFeed, type TunnelFeed } from './feed';
 import { LocalLease, type PollLease } from './lease';
@@ -72,7 +72,9 @@ export class LiveEvents {
 
   /** Open subscriptions, in all or of one credential. */
   count(apiKey?: string): number {
-    return apiKey === undefined ? this.total : (this.entries.get(credentialKey(apiKey))?.streams.size ?? 0);
+    return apiKey === undefined
+      ? this.total
+      : (this.entries.get(credentialDigest(apiKey))?.streams.size ?? 0);
   }
 
   /** Credentials polled now. */
@@ -134,7 +136,7 @@ export class LiveEvents {
   }
 
   private entryFor(apiKey: string): CredentialEntry {
-    const digest = credentialKey(apiKey);
+    const digest = credentialDigest(apiKey);
     let entry = this.entries.get(digest);
     if (!entry) {
       entry = {

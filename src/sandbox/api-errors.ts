@@ -103,6 +103,11 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
   },
   ERR_NGROK_1405: { status: 400, template: 'A required parameter is missing: {PARAM}.' },
   ERR_NGROK_7008: { status: 400, template: 'Edges are deprecated and no longer available.' },
+  // The status is not documented; 400 like 7008 (the gateway keys on the code).
+  ERR_NGROK_7196: {
+    status: 400,
+    template: 'Edges are read-only since they were shut down; use Cloud Endpoints and Traffic Policy.',
+  },
 };
 
 function fill(template: string, params: Readonly<Record<string, string | number>>): string {

@@ -21,6 +21,8 @@ Options:
   --no-rate-limit     turn the rate limit off
   --latency MS        added latency on every operation (default 0)
   --churn             every 3 s a demo tunnel comes online or goes offline (live events to watch)
+  --edges-read-only   refuse backend module writes with ERR_NGROK_7196, as the real API may since
+                      Edges were shut down on 2025-12-31
   --help              show this help
 `;
 
@@ -58,6 +60,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       'no-rate-limit': { type: 'boolean' },
       latency: { type: 'string' },
       churn: { type: 'boolean' },
+      'edges-read-only': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -79,6 +82,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       port: integer('port', values.port, 8787, 0, 65_535),
       accounts,
       rateLimit: values['no-rate-limit'] ? false : { max, windowMs: 60_000 },
+      edgesReadOnly: values['edges-read-only'] === true,
     },
     keys,
     latency: integer('latency', values.latency, 0, 0, 600_000),
@@ -101,6 +105,9 @@ function banner(url: string, config: CliConfig, sample: AccountSeed): string {
     `  rate limit: ${limit ? `${limit.max} requests per 60 s per key` : 'off'}`,
     ...(config.latency > 0 ? [`  added latency: ${config.latency} ms`] : []),
     ...(config.churn ? ['  churn: a tunnel comes online or goes offline every 3 s'] : []),
+    ...(config.options.edgesReadOnly
+      ? ['  edges: read-only (backend module writes answer ERR_NGROK_7196)']
+      : []),
     'Try:',
     `  curl -s '${url}/tunnels?limit=2' ${headers}`,
     ...(edge && route

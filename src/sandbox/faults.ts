@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { injectedError } from './api-errors';
 import { errorReply, type Reply } from './respond';
 import { type Fault, ROUTE_NAMES, type RouteName } from './types';
@@ -6,13 +7,24 @@ import { type Fault, ROUTE_NAMES, type RouteName } from './types';
 // an error status, a 429, a proxy's HTML page, a dropped or hanging connection. "Late" ones let
 // the request run (state changes happen) and then damage the answer on its way out.
 
-export type EarlyFault = Extract<Fault, { kind: 'status' | 'rateLimit' | 'html' | 'drop' | 'hang' }>;
+export type EarlyFault = Extract<
+  Fault,
+  { kind: 'status' | 'rateLimit' | 'html' | 'drop' | 'hang' | 'largeBody' }
+>;
+type LargeBody = Extract<Fault, { kind: 'largeBody' }>;
 export type LateFault = Extract<
   Fault,
   { kind: 'malformedJson' | 'truncatedJson' | 'wrongContentType' | 'missingField' }
 >;
 
-const EARLY_KINDS: ReadonlySet<string> = new Set(['status', 'rateLimit', 'html', 'drop', 'hang']);
+const EARLY_KINDS: ReadonlySet<string> = new Set([
+  'status',
+  'rateLimit',
+  'html',
+  'drop',
+  'hang',
+  'largeBody',
+]);
 const LATE_KINDS: ReadonlySet<string> = new Set([
   'malformedJson',
   'truncatedJson',
@@ -45,6 +57,9 @@ function checkFault(fault: Fault): void {
     ) {
       throw new RangeError(`a status fault needs a 4xx or 5xx status, got ${fault.status}`);
     }
+    if (fault.kind === 'largeBody' && !(Number.isInteger(fault.bytes) && fault.bytes > 0)) {
+      throw new RangeError('a largeBody fault needs a positive whole number of bytes');
+    }
     return;
   }
   throw new TypeError(`unknown fault kind: ${String((fault as { kind: unknown }).kind)}`);
@@ -70,7 +85,7 @@ export class FaultQueues {
   }
 }
 
-export type EarlyAction = { reply: Reply } | { socket: 'drop' | 'hang' };
+export type EarlyAction = { reply: Reply } | { socket: 'drop' | 'hang' } | { large: LargeBody };
 
 const HTML_PAGE = Buffer.from(
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n',
@@ -90,7 +105,45 @@ export function earlyAction(fault: EarlyFault, operationId: string): EarlyAction
     case 'drop':
     case 'hang':
       return { socket: fault.kind };
+    case 'largeBody':
+      return { large: fault };
   }
+}
+
+const CHUNK = Buffer.alloc(64 * 1024, 'x');
+
+/**
+ * Streams a JSON body of `bytes` bytes (a tunnel list with a long padding field), 64 KiB at a time
+ * with backpressure, and stops when the client goes away: the stand-in never holds it whole.
+ */
+export async function sendLarge(res: ServerResponse, fault: LargeBody, operationId: string): Promise<void> {
+  const head = Buffer.from('{"tunnels":[],"next_page_uri":null,"padding":"');
+  const tail = Buffer.from('"}');
+  const total = Math.max(fault.bytes, head.length + tail.length);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'ngrok-operation-id': operationId,
+  };
+  if (!fault.chunked) headers['content-length'] = String(total);
+  res.writeHead(200, headers);
+  let left = total - head.length - tail.length;
+  const write = async (chunk: Buffer) => {
+    if (res.write(chunk)) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done).off('close', done);
+        resolve();
+      };
+      res.on('drain', done).on('close', done);
+    });
+  };
+  await write(head);
+  while (left > 0 && !res.destroyed) {
+    const chunk = CHUNK.subarray(0, Math.min(CHUNK.length, left));
+    left -= chunk.length;
+    await write(chunk);
+  }
+  if (!res.destroyed) res.end(tail);
 }
 
 function withoutField(body: Buffer, route: RouteName): Buffer {

@@ -16,6 +16,8 @@ export interface OperationRequest {
   account: AccountStore;
   /** Base of every uri in bodies. */
   base: string;
+  /** Edges shut down: backend module writes are refused with ERR_NGROK_7196. */
+  edgesReadOnly: boolean;
 }
 
 export type Outcome = { status: 200; json: unknown } | { status: 204 };
@@ -36,6 +38,7 @@ export function runOperation(request: OperationRequest): Outcome {
     return { status: 200, json: presentTunnel(base, tunnel) };
   }
   const { edgeId, routeId } = match;
+  if (request.edgesReadOnly && match.name !== 'getBackend') throw apiError('ERR_NGROK_7196');
   if (match.name === 'replaceBackend') {
     // Body errors come before lookups: the request is decoded before the handler runs.
     const input = parseModuleInput(request.contentType, request.body);

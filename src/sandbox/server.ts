@@ -5,7 +5,7 @@ import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
 import { freshTunnel, startChurn } from './churn';
 import { demoData } from './data';
-import { earlyAction, FaultQueues, isEarly, mangle } from './faults';
+import { earlyAction, FaultQueues, isEarly, mangle, sendLarge } from './faults';
 import { operationId } from './ids';
 import { Metrics } from './metrics';
 import { runOperation } from './operations';
@@ -110,6 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       body,
       account,
       base,
+      edgesReadOnly: options.edgesReadOnly === true,
     });
     return outcome.status === 204 ? emptyReply(opId) : jsonReply(200, outcome.json, opId);
   }
@@ -129,6 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await sleep(delay);
       const action = earlyAction(fault, opId);
       if ('reply' in action) send(res, action.reply);
+      else if ('large' in action) await sendLarge(res, action.large, opId);
       else if (action.socket === 'drop') req.socket.destroy();
       // 'hang': answer nothing; close() or the client ends the socket.
       return;

@@ -64,6 +64,8 @@ export type Fault =
   | { kind: 'wrongContentType' }
   /** The request is processed; a required field is removed from the body (see README for which). */
   | { kind: 'missingField' }
+  /** A 200 JSON answer of `bytes` bytes, streamed; `chunked` sends it without a Content-Length. */
+  | { kind: 'largeBody'; bytes: number; chunked?: boolean }
   /** The socket is destroyed without an answer. */
   | { kind: 'drop' }
   /** No answer until the client gives up or the stand-in closes. */
@@ -84,6 +86,8 @@ export interface SandboxOptions {
   maxConcurrentPerKey?: number | false;
   /** Base of every `uri` and `next_page_uri`. Default: the stand-in's own URL. */
   publicBaseUrl?: string;
+  /** Edges shut down (as since 2025-12-31): PUT and DELETE of a backend module answer 400 ERR_NGROK_7196. */
+  edgesReadOnly?: boolean;
 }
 
 export interface Sandbox {

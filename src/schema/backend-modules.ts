@@ -1,10 +1,10 @@
 // The backend module of an HTTPS edge route: its type, the query that reads it and the mutations
 // that replace and delete it. Writes re-prime the loader so later reads in the operation see them.
 import type DataLoader from 'dataloader';
-import { badInput, InvalidInputError } from '../errors';
-import { type IdKind, isBackendId, isIdOf, quote } from '../ids';
-import { type LoadedBackendModule, loadBackendModules, routeKey } from '../loaders';
-import type { RouteKey } from '../upstream';
+import { type LoadedBackendModule, loadBackendModules, routeKey } from '../backend-module-lookup';
+import { badInput, InvalidInputError, RefusedInputError } from '../errors';
+import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../ids';
+import type { BackendModuleInput, RouteKey } from '../upstream';
 import { builder } from './builder';
 import { MUTATION_ERRORS } from './mutation-errors';
 import { RefType } from './refs';
@@ -40,7 +40,22 @@ function primeAbsent(
 }
 
 const ROUTE_ID_KINDS: Record<keyof RouteKey, IdKind> = { edgeId: 'httpsEdge', routeId: 'httpsEdgeRoute' };
-const PREFIXES: Record<keyof RouteKey, string> = { edgeId: 'edghts_', routeId: 'edghtsrt_' };
+
+/** The input field of ReplaceHttpsEdgeRouteBackendInput that carries each part of the domain input. */
+const FIELD_OF_INPUT: Record<keyof BackendModuleInput, string> = {
+  backendId: 'backendId',
+  enabled: 'enabled',
+};
+
+/** The upstream's refusal of a write, in this schema's terms. */
+function shownAsInvalidInput(error: unknown): unknown {
+  if (!(error instanceof RefusedInputError)) return error;
+  const field = FIELD_OF_INPUT[error.input as keyof BackendModuleInput] as string | undefined;
+  return new InvalidInputError(
+    field ? `The ngrok API refused ${field}.` : 'The ngrok API refused the input.',
+    field,
+  );
+}
 
 /** The first route id that is malformed, with the message to show; undefined when both are fine. */
 function invalidRouteField(route: RouteKey): { field: keyof RouteKey; message: string } | undefined {
@@ -48,7 +63,7 @@ function invalidRouteField(route: RouteKey): { field: keyof RouteKey; message: s
     if (!isIdOf(route[field], ROUTE_ID_KINDS[field])) {
       return {
         field,
-        message: `${field} ${quote(route[field])} is not an id of the form ${PREFIXES[field]}….`,
+        message: `${field} ${quote(route[field])} is not an id of the form ${ID_KINDS[ROUTE_ID_KINDS[field]]}_….`,
       };
     }
   }
@@ -133,10 +148,11 @@ builder.mutationFields((t) => ({
       const key = routeKey(route);
       // A failed write may still have landed: forget what this operation read before.
       loader.clear(key);
-      const stored = await ctx.client.replaceBackendModule(route, {
-        backendId: input.backendId,
-        enabled: input.enabled ?? undefined,
-      });
+      const stored = await ctx.client
+        .replaceBackendModule(route, { backendId: input.backendId, enabled: input.enabled ?? undefined })
+        .catch((error: unknown) => {
+          throw shownAsInvalidInput(error);
+        });
       const module = { edgeId: route.edgeId, routeId: route.routeId, ...stored };
       primeAbsent(loader, key, module.backend ? module : null);
       return module;

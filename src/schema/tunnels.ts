@@ -1,11 +1,10 @@
 // Tunnels: the Tunnel node, its loader, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
 import { badInput } from '../errors';
 import { isIdOf, quote } from '../ids';
-import type { Tunnel } from '../upstream';
+import { MAX_PAGE_SIZE, type Tunnel } from '../upstream';
 import { builder } from './builder';
 import { RefType } from './refs';
 
-const MAX_FIRST = 100;
 const DEFAULT_FIRST = 20;
 const CURSOR_PREFIX = 'tunnel:';
 
@@ -128,8 +127,8 @@ builder.queryFields((t) => ({
           );
         }
         const first = args.first ?? DEFAULT_FIRST;
-        if (!Number.isInteger(first) || first < 1 || first > MAX_FIRST) {
-          throw badInput(`first must be from 1 to ${MAX_FIRST}, got ${first}.`);
+        if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+          throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${first}.`);
         }
         const beforeId = args.after == null ? undefined : decodeCursor(args.after);
         const slice = await ctx.tunnels.page(first, beforeId);

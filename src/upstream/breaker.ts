@@ -61,6 +61,11 @@ export class CircuitBreaker {
     if (this.failures >= this.options.failureThreshold) this.open();
   }
 
+  /** Hands back a ticket whose outcome says nothing about the upstream: the tally does not move. */
+  release(ticket: Ticket): void {
+    if (ticket === 'probe') this.probing = false;
+  }
+
   private open(): void {
     this.openedAt = this.now();
     this.set('open');

@@ -1,7 +1,8 @@
 // The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
-import { InvalidInputError, NotFoundError, UpstreamError } from '../errors';
-import type { UpstreamRequest, UpstreamTransport } from './http';
-import { type BackendModule, parseBackendModule } from './types';
+import { NotFoundError, RefusedInputError, UpstreamError } from '../errors';
+import { type BackendModule, parseBackendModule } from './backend-module-json';
+import type { UpstreamRequest } from './call';
+import type { UpstreamTransport } from './transport';
 
 export interface RouteKey {
   readonly edgeId: string;
@@ -22,29 +23,33 @@ export const getBackendRequest = (route: RouteKey): UpstreamRequest => ({
   segments: segmentsOf(route),
 });
 
-// Upstream validation codes that name the input at fault.
-const FIELD_BY_ERROR_CODE: Record<string, string> = {
+// Upstream validation codes that name the part of the domain input at fault.
+const INPUT_BY_ERROR_CODE: Readonly<Record<string, keyof BackendModuleInput>> = {
   ERR_NGROK_227: 'backendId',
   ERR_NGROK_242: 'backendId',
   ERR_NGROK_243: 'backendId',
   ERR_NGROK_1405: 'backendId',
 };
 
-const EDGES_UNAVAILABLE = 'ERR_NGROK_7008';
+/**
+ * Edges were shut down on 2025-12-31: an account without them gets ERR_NGROK_7008 on any edge call,
+ * and a write may be refused with ERR_NGROK_7196 (edges are read-only). Both are FORBIDDEN, whatever
+ * the status they come with, and neither is worth a retry.
+ */
+const RETIRED_EDGES: Readonly<Record<string, string>> = {
+  ERR_NGROK_7008: 'HTTPS edges are deprecated and not available for this account.',
+  ERR_NGROK_7196:
+    'This HTTPS edge is read-only: the ngrok API shut Edges down on 2025-12-31 and refuses changes to them. Use Cloud Endpoints and Traffic Policy instead.',
+};
 
-/** Edges were deprecated on 2025-12-31; an account without them gets ERR_NGROK_7008 on any edge call. */
 function edgesUnavailable(error: unknown): unknown {
-  if (!(error instanceof UpstreamError) || error.errorCode !== EDGES_UNAVAILABLE) return error;
-  return new UpstreamError(
-    'FORBIDDEN',
-    'HTTPS edges are deprecated and not available for this account.',
-    error.details,
-  );
+  const message = error instanceof UpstreamError && error.errorCode && RETIRED_EDGES[error.errorCode];
+  return message ? new UpstreamError('FORBIDDEN', message, error.details) : error;
 }
 
 /** Turns the upstream's expected refusals of a write into domain errors; the rest stays as is. */
 function domainError(error: unknown, route: RouteKey): unknown {
-  if (!(error instanceof UpstreamError) || error.errorCode === EDGES_UNAVAILABLE)
+  if (!(error instanceof UpstreamError) || (error.errorCode && RETIRED_EDGES[error.errorCode]))
     return edgesUnavailable(error);
   if (error.status === 404) {
     return new NotFoundError(
@@ -53,10 +58,8 @@ function domainError(error: unknown, route: RouteKey): unknown {
     );
   }
   if (error.status === 400 && error.code === 'BAD_USER_INPUT') {
-    const field = error.errorCode ? FIELD_BY_ERROR_CODE[error.errorCode] : undefined;
-    return new InvalidInputError(
-      field ? `The ngrok API refused ${field}.` : 'The ngrok API refused the input.',
-      field,
+    return new RefusedInputError<keyof BackendModuleInput>(
+      error.errorCode ? INPUT_BY_ERROR_CODE[error.errorCode] : undefined,
     );
   }
   return error;

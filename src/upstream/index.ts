@@ -1,114 +1,12 @@
-// The upstream as the rest of the gateway sees it: one client per credential over a shared transport.
-import { missingCredential } from '../errors';
-import type { ReadCache } from './cache';
-import {
-  type BackendModuleInput,
-  deleteBackendModule,
-  getBackendModule,
-  getBackendRequest,
-  type RouteKey,
-  replaceBackendModule,
-} from './edges';
-import { credentialKey, type UpstreamRequest, type UpstreamTransport } from './http';
-import {
-  getTunnel,
-  getTunnelRequest,
-  listTunnels,
-  listTunnelsRequest,
-  type TunnelPageRequest,
-} from './tunnels';
-import type { BackendModule, Tunnel, TunnelPage } from './types';
-
+// The upstream as the rest of the gateway sees it: the client, the transport and the domain types.
+export type { BackendModule } from './backend-module-json';
 export { ReadCache, type ReadCacheOptions } from './cache';
+export type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
+export { NgrokClient } from './client';
+export { credentialDigest } from './credential-digest';
 export type { BackendModuleInput, RouteKey } from './edges';
-export { credentialKey, UpstreamTransport } from './http';
-export type { TunnelPageRequest } from './tunnels';
-export type { BackendModule, Ref, Tunnel, TunnelPage } from './types';
-
-export class NgrokClient {
-  private digest: string | undefined;
-
-  /**
-   * `key` null: a client for a request without credential; every call refuses. `cache`: the
-   * gateway's read cache (CACHE_TTL_MS), shared by every request's client.
-   */
-  constructor(
-    private readonly transport: UpstreamTransport,
-    private readonly key: string | null,
-    private readonly cache?: ReadCache,
-  ) {}
-
-  private get apiKey(): string {
-    if (this.key === null) throw missingCredential();
-    return this.key;
-  }
-
-  /** The cache's key for this credential: a digest, never the credential itself. */
-  private get credential(): string {
-    this.digest ??= credentialKey(this.apiKey);
-    return this.digest;
-  }
-
-  /**
-   * A read through the cache when there is one, keyed by the request's path; a hit (no call of its
-   * own) is reported as such. Without a cache it is the plain call, with nothing added.
-   */
-  private cached<T>(
-    request: () => UpstreamRequest,
-    fetch: () => Promise<T>,
-    related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
-  ): Promise<T> {
-    const cache = this.cache;
-    if (!cache) return fetch();
-    const upstreamRequest = request();
-    let called = false;
-    const counted = () => {
-      called = true;
-      return fetch();
-    };
-    return cache
-      .read(this.credential, this.transport.pathOf(upstreamRequest), counted, related)
-      .then((value) => {
-        if (!called) this.transport.noteCacheHit(upstreamRequest.route);
-        return value;
-      });
-  }
-
-  listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
-    const apiKey = this.apiKey;
-    // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
-    return this.cached(
-      () => listTunnelsRequest(page),
-      () => listTunnels(this.transport, apiKey, page),
-      (result) => result.tunnels.map((t) => [this.transport.pathOf(getTunnelRequest(t.id)), t] as const),
-    );
-  }
-
-  getTunnel(id: string): Promise<Tunnel | null> {
-    const apiKey = this.apiKey;
-    return this.cached(
-      () => getTunnelRequest(id),
-      () => getTunnel(this.transport, apiKey, id),
-    );
-  }
-
-  getBackendModule(route: RouteKey): Promise<BackendModule | null> {
-    const apiKey = this.apiKey;
-    return this.cached(
-      () => getBackendRequest(route),
-      () => getBackendModule(this.transport, apiKey, route),
-    );
-  }
-
-  replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {
-    const apiKey = this.apiKey;
-    const perform = () => replaceBackendModule(this.transport, apiKey, route, input);
-    return this.cache ? this.cache.write(this.credential, perform) : perform();
-  }
-
-  deleteBackendModule(route: RouteKey): Promise<void> {
-    const apiKey = this.apiKey;
-    const perform = () => deleteBackendModule(this.transport, apiKey, route);
-    return this.cache ? this.cache.write(this.credential, perform) : perform();
-  }
-}
+export type { CircuitState, UpstreamEvents } from './events';
+export type { Ref } from './json-fields';
+export { type TransportOptions, UpstreamTransport } from './transport';
+export type { Tunnel, TunnelPage } from './tunnel-json';
+export { MAX_PAGE_SIZE, type TunnelPageRequest } from './tunnels';

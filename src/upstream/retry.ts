@@ -1,6 +1,8 @@
-// When a failed upstream attempt is worth another try, and after how long. Pure: the transport
-// describes the failure, this module decides.
-import type { ErrorCode } from '../errors';
+// When a failed upstream attempt is worth another try, and after how long (a pure policy), and the
+// retry loop that asks it: the attempts of one call, as many as the policy and the deadline allow.
+import { type ErrorCode, UpstreamError } from '../errors';
+import type { UpstreamEvents } from './events';
+import { AttemptFailure, type Stage, sleep } from './stage';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */
@@ -63,4 +65,43 @@ export function retryDelay(policy: RetryPolicy, f: FailedAttempt): number | unde
   // client gets RATE_LIMITED with it at once instead of a timeout later.
   const delay = f.retryAfter !== undefined ? f.retryAfter * 1000 : backoffMs(policy, f.attempt);
   return delay + MIN_ATTEMPT_MS > f.remainingMs ? undefined : delay;
+}
+
+/** The retry loop as a stage: failed attempts (AttemptFailure) are tried again while the policy allows. */
+export function retryStage(
+  policy: RetryPolicy,
+  stats: { retries: number },
+  events: UpstreamEvents | undefined,
+): Stage {
+  return (next) => async (call) => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await next(call);
+      } catch (caught) {
+        if (!(caught instanceof AttemptFailure)) throw caught;
+        const { error, delivery } = caught;
+        const status = error instanceof UpstreamError ? error.status : undefined;
+        const delayMs = retryDelay(policy, {
+          method: call.request.method,
+          code: error.code,
+          status,
+          retryAfter: error.details.retryAfter,
+          delivery,
+          attempt,
+          remainingMs: call.deadline - performance.now(),
+        });
+        if (delayMs === undefined) throw caught;
+        stats.retries += 1;
+        events?.retry?.({
+          route: call.request.route,
+          method: call.request.method,
+          attempt: attempt + 1,
+          delayMs,
+          code: error.code,
+          status,
+        });
+        if (delayMs > 0) await sleep(delayMs);
+      }
+    }
+  };
 }

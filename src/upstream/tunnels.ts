@@ -1,10 +1,14 @@
 // The tunnels resource: GET /tunnels (newest first, limit/before_id paging) and GET /tunnels/{id}.
 import { UpstreamError } from '../errors';
-import type { UpstreamRequest, UpstreamTransport } from './http';
-import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './types';
+import type { UpstreamRequest } from './call';
+import type { UpstreamTransport } from './transport';
+import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './tunnel-json';
+
+/** The upstream's largest page (limit 1..100). */
+export const MAX_PAGE_SIZE = 100;
 
 export interface TunnelPageRequest {
-  /** 1..100, the upstream's own bounds. */
+  /** 1..MAX_PAGE_SIZE, the upstream's own bounds. */
   readonly limit: number;
   /** Only tunnels created before this one (the upstream's cursor). */
   readonly beforeId?: string;

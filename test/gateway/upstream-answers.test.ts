@@ -1,11 +1,12 @@
 // How upstream answers, good and bad, become GraphQL answers.
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createGateway } from '../../src/app';
-import { loadConfig } from '../../src/config';
+import { createGateway, transportOptions } from '../../src/app';
+import { defaultConfig, loadConfig } from '../../src/config';
 import { makeTunnels, newId } from '../../src/sandbox';
 import { UpstreamTransport } from '../../src/upstream';
-import { parseBackendModule, parseTunnel } from '../../src/upstream/types';
+import { parseBackendModule } from '../../src/upstream/backend-module-json';
+import { parseTunnel } from '../../src/upstream/tunnel-json';
 import { dataOf, KEY, listen, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(5, { seed: 21 });
@@ -227,8 +228,7 @@ describe('an upstream that answers the other plausible ways', () => {
 describe('URL building', () => {
   it('encodes every path segment and keeps the base path', async () => {
     const transport = new UpstreamTransport({
-      baseUrl: 'http://127.0.0.1:9/api/',
-      apiVersion: '2',
+      ...transportOptions(defaultConfig(), 'http://127.0.0.1:9/api/'),
       timeoutMs: 1000,
     });
     expect(transport.pathOf({ route: 'getTunnel', method: 'GET', segments: ['tunnels', '../x/?#é'] })).toBe(

@@ -24,6 +24,8 @@ const MESSAGES = {
   timeout: 'The ngrok API did not answer in time.',
   badResponse: 'The ngrok API sent a response the gateway could not read.',
   rateLimited: 'The ngrok API rate limit was reached; retry later.',
+  outcomeUnknown:
+    'The ngrok API did not confirm the change, which may have been applied; read it back before retrying.',
   paused:
     'The ngrok API rate-limited this credential; the gateway sends nothing for it until Retry-After has passed.',
 };
@@ -74,12 +76,14 @@ describe('upstream faults', () => {
       await stillServes();
     });
 
-    it('a hung write ends in UPSTREAM_TIMEOUT, sent once', async () => {
+    it('a hung write ends in UPSTREAM_TIMEOUT, sent once, its outcome unknown', async () => {
       h.sandbox.inject('deleteBackend', { kind: 'hang' });
       const { body } = await h.gql(DELETE, { input: { edgeId: edge, routeId: route } });
       expect(body).toMatchObject({
         data: null,
-        errors: [{ message: MESSAGES.timeout, extensions: { code: 'UPSTREAM_TIMEOUT' } }],
+        errors: [
+          { message: MESSAGES.outcomeUnknown, extensions: { code: 'UPSTREAM_TIMEOUT', outcome: 'UNKNOWN' } },
+        ],
       });
       expect(h.sandbox.calls('deleteBackend')).toBe(1);
       expect(backendOf(h)).toBe(backendA);
@@ -145,13 +149,14 @@ describe('upstream faults', () => {
       expect(body).toEqual(
         failedTunnel(MESSAGES.rateLimited, {
           code: 'RATE_LIMITED',
-          retryAfter: 0,
+          // Retry-After: 0 is read as 1 s: every retryAfter a client sees is 1..60.
+          retryAfter: 1,
           upstream: { status: 429, errorCode: 'ERR_NGROK_226', operationId: OP_ID },
         }),
       );
       expect(h.sandbox.calls('getTunnel')).toBe(3);
       expect(h.of('rateLimited')).toEqual(
-        Array(3).fill({ route: 'getTunnel', source: 'upstream', retryAfter: 0 }),
+        Array(3).fill({ route: 'getTunnel', source: 'upstream', retryAfter: 1 }),
       );
     });
 
@@ -179,7 +184,7 @@ describe('upstream faults', () => {
     const sentFaults: [string, Fault, Record<string, unknown>][] = [
       ['503', { kind: 'status', status: 503 }, { code: 'UPSTREAM_UNAVAILABLE', upstream: { status: 503 } }],
       ['a dropped connection', { kind: 'drop' }, { code: 'UPSTREAM_UNAVAILABLE' }],
-      ['429', { kind: 'rateLimit', retryAfter: 0 }, { code: 'RATE_LIMITED', retryAfter: 0 }],
+      ['429', { kind: 'rateLimit', retryAfter: 0 }, { code: 'RATE_LIMITED', retryAfter: 1 }],
       ['an HTML 502 page', { kind: 'html' }, { code: 'UPSTREAM_UNAVAILABLE', upstream: { status: 502 } }],
     ];
     for (const [name, fault, extensions] of sentFaults) {
@@ -203,12 +208,17 @@ describe('upstream faults', () => {
       expect(backendOf(h)).toBe(backendA);
     });
 
-    it('a write whose answer was damaged after it ran: UPSTREAM_BAD_RESPONSE, applied once', async () => {
+    it('a write whose answer was damaged after it ran: UPSTREAM_BAD_RESPONSE, outcome unknown, applied once', async () => {
       h.sandbox.inject('replaceBackend', { kind: 'truncatedJson' });
       const { body } = await h.gql(REPLACE, { input: { edgeId: edge, routeId: route, backendId: backendB } });
       expect(body).toMatchObject({
         data: null,
-        errors: [{ message: MESSAGES.badResponse, extensions: { code: 'UPSTREAM_BAD_RESPONSE' } }],
+        errors: [
+          {
+            message: MESSAGES.outcomeUnknown,
+            extensions: { code: 'UPSTREAM_BAD_RESPONSE', outcome: 'UNKNOWN' },
+          },
+        ],
       });
       expect(h.sandbox.calls('replaceBackend')).toBe(1);
       expect(backendOf(h)).toBe(backendB);
@@ -220,7 +230,10 @@ describe('upstream faults', () => {
       [{ kind: 'malformedJson' }, MESSAGES.badResponse],
       [{ kind: 'truncatedJson' }, MESSAGES.badResponse],
       [{ kind: 'wrongContentType' }, MESSAGES.badResponse],
-      [{ kind: 'missingField' }, 'The upstream sent an unexpected response (tunnel.id is missing).'],
+      [
+        { kind: 'missingField' },
+        'The ngrok API sent a response the gateway could not read (tunnel.id is missing).',
+      ],
     ];
     for (const [fault, message] of kinds) {
       it(fault.kind, async () => {

@@ -14,7 +14,7 @@ import {
   startSandbox,
   type UpstreamTunnel,
 } from '../../src/sandbox';
-import type { UpstreamEvents } from '../../src/upstream/http';
+import type { UpstreamEvents } from '../../src/upstream/events';
 import { type GqlResult, KEY, listen, postGraphQL } from '../support/stack';
 
 export { KEY, OTHER_KEY } from '../support/stack';

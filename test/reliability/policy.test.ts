@@ -1,7 +1,6 @@
 // The retry policy and Retry-After parsing on their own: which failures are retried, how long the
 // waits are, and that none outlives the deadline.
 import { describe, expect, it } from 'vitest';
-import { retryAfterSeconds } from '../../src/upstream/http';
 import {
   backoffMs,
   type FailedAttempt,
@@ -9,6 +8,7 @@ import {
   type RetryPolicy,
   retryDelay,
 } from '../../src/upstream/retry';
+import { retryAfterSeconds } from '../../src/upstream/retry-after';
 
 const policy = (random = 0.5): RetryPolicy => ({
   retries: 3,
@@ -69,11 +69,14 @@ describe('retry policy', () => {
 
 describe('Retry-After', () => {
   const now = Date.parse('2025-09-04T10:00:00Z');
-  it('reads delta-seconds and HTTP dates; ignores garbage', () => {
+  it('reads delta-seconds and HTTP dates as 1..60 s; ignores garbage', () => {
     expect(retryAfterSeconds('7', now)).toBe(7);
-    expect(retryAfterSeconds(' 0 ', now)).toBe(0);
+    expect(retryAfterSeconds(' 0 ', now)).toBe(1);
     expect(retryAfterSeconds('Thu, 04 Sep 2025 10:00:30 GMT', now)).toBe(30);
-    expect(retryAfterSeconds('Thu, 04 Sep 2025 09:59:00 GMT', now)).toBe(0);
+    expect(retryAfterSeconds('Thu, 04 Sep 2025 09:59:00 GMT', now)).toBe(1);
+    expect(retryAfterSeconds('1000000000', now)).toBe(60);
+    expect(retryAfterSeconds('9'.repeat(400), now)).toBe(60);
+    expect(retryAfterSeconds('Thu, 04 Sep 2025 11:00:00 GMT', now)).toBe(60);
     expect(retryAfterSeconds('soon', now)).toBeUndefined();
     expect(retryAfterSeconds('-5', now)).toBeUndefined();
     expect(retryAfterSeconds(undefined, now)).toBeUndefined();

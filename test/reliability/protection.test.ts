@@ -23,7 +23,13 @@ describe('circuit breaker', () => {
   beforeAll(async () => {
     h = await startHarness({
       accounts: { [KEY]: { tunnels } },
-      env: { BREAKER_FAILURE_THRESHOLD: '3', BREAKER_COOLDOWN_MS: '300', UPSTREAM_RETRIES: '0' },
+      // Refused credentials are remembered by default (refused-credentials.test.ts); here the 403 must reach the breaker.
+      env: {
+        BREAKER_FAILURE_THRESHOLD: '3',
+        BREAKER_COOLDOWN_MS: '300',
+        UPSTREAM_RETRIES: '0',
+        REFUSED_CREDENTIAL_TTL_MS: '0',
+      },
     });
   });
   afterAll(() => h.close());

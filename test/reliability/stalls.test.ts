@@ -1,9 +1,11 @@
 // Timeouts measure the upstream, not the gateway's own pauses: a stalled event loop (a long garbage
 // collection, a starved CPU) does not turn an answer that arrived meanwhile into UPSTREAM_TIMEOUT.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { transportOptions } from '../../src/app';
+import { defaultConfig } from '../../src/config';
 import { type AccountSeed, makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
-import { UpstreamTransport } from '../../src/upstream/http';
 import { attemptTimeout } from '../../src/upstream/timeout';
+import { UpstreamTransport } from '../../src/upstream/transport';
 import { KEY, sleep } from './harness';
 
 /** Blocks the event loop, as a long garbage collection would. */
@@ -59,8 +61,7 @@ describe('an upstream call across a stall of the gateway', () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ rateLimit: false, accounts });
     transport = new UpstreamTransport({
-      baseUrl: sandbox.url,
-      apiVersion: '2',
+      ...transportOptions(defaultConfig(), sandbox.url),
       timeoutMs: 60,
       retries: 0,
     });

@@ -1,6 +1,6 @@
-// Per-request batch functions behind the schema's DataLoaders. They hold what one operation has
-// already seen, so a tunnel listed by `tunnels` is never fetched again by `tunnel(id)` or `node(id)`.
-import type { BackendModule, NgrokClient, RouteKey, Tunnel } from './upstream';
+// One operation's view of its tunnels: the pages it listed and the tunnels it saw, so a tunnel
+// listed by `tunnels` is never fetched again by `tunnel(id)` or `node(id)` (the tunnel loader's batch).
+import { MAX_PAGE_SIZE, type NgrokClient, type Tunnel } from './upstream';
 
 /** Upstream pages fetched to fill one connection page when the upstream returns short pages. */
 const MAX_FILL_CALLS = 3;
@@ -18,8 +18,8 @@ export class TunnelLookup {
   constructor(private readonly client: NgrokClient) {}
 
   /**
-   * `first` tunnels older than `beforeId` (newest first). Below the upstream's 100 cap it asks for
-   * one extra item, so hasNextPage needs no second call; at 100 it probes only when asked.
+   * `first` tunnels older than `beforeId` (newest first). Below the upstream's page cap it asks for
+   * one extra item, so hasNextPage needs no second call; at the cap it probes only when asked.
    */
   page(first: number, beforeId: string | undefined): Promise<TunnelSlice> {
     const work = this.fill(first, beforeId);
@@ -50,7 +50,7 @@ export class TunnelLookup {
     let more = true;
     for (let call = 0; call < MAX_FILL_CALLS && more && items.length < first; call += 1) {
       const result = await this.client.listTunnels({
-        limit: Math.min(100, want - items.length),
+        limit: Math.min(MAX_PAGE_SIZE, want - items.length),
         beforeId: cursor,
       });
       for (const t of result.tunnels) this.seen.set(t.id, t);
@@ -63,7 +63,7 @@ export class TunnelLookup {
     if (items.length > first) return { tunnels, hasNextPage: async () => true };
     const end = tunnels.at(-1);
     if (!more || end === undefined) return { tunnels, hasNextPage: async () => false };
-    // The upstream hinted at more (first = 100, or short pages): look one item ahead, once, on demand.
+    // The upstream hinted at more (first = the page cap, or short pages): look one item ahead, once, on demand.
     let probe: Promise<boolean> | undefined;
     return {
       tunnels,
@@ -73,31 +73,4 @@ export class TunnelLookup {
       },
     };
   }
-}
-
-export const routeKey = (route: RouteKey): string => `${route.edgeId}/${route.routeId}`;
-
-export function parseRouteKey(key: string): RouteKey {
-  const [edgeId = '', routeId = ''] = key.split('/');
-  return { edgeId, routeId };
-}
-
-export interface LoadedBackendModule extends BackendModule, RouteKey {}
-
-/** Batch function of the backend module loader: one GET per distinct route. */
-export function loadBackendModules(
-  client: NgrokClient,
-  keys: readonly string[],
-): Promise<(LoadedBackendModule | null | Error)[]> {
-  return Promise.all(
-    keys.map(async (key) => {
-      const route = parseRouteKey(key);
-      try {
-        const module = await client.getBackendModule(route);
-        return module && { ...route, ...module };
-      } catch (error) {
-        return error instanceof Error ? error : new Error(String(error));
-      }
-    }),
-  );
 }

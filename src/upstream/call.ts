@@ -1,0 +1,22 @@
+// The shape of one upstream call as every stage sees it: what to send, and what came back.
+
+export type Method = 'GET' | 'PUT' | 'DELETE';
+
+/** The five upstream operations; metrics and logs name routes by these, never by ids. */
+export type RouteName = 'listTunnels' | 'getTunnel' | 'replaceBackend' | 'getBackend' | 'deleteBackend';
+
+export interface UpstreamRequest {
+  readonly route: RouteName;
+  readonly method: Method;
+  /** Path segments, each encoded when the path is built: client input never reaches it unencoded. */
+  readonly segments: readonly string[];
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  readonly body?: unknown;
+}
+
+export interface UpstreamResponse {
+  readonly status: number;
+  /** Parsed JSON, or undefined for an empty body (204). */
+  readonly json: unknown;
+  readonly operationId?: string;
+}

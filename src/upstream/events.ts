@@ -1,0 +1,40 @@
+// The transport's hooks for metrics and logs; every one optional. Nothing here carries a credential
+// or a body.
+import type { CircuitState } from './breaker';
+import type { Method, RouteName } from './call';
+
+export type { CircuitState } from './breaker';
+export type { Method, RouteName } from './call';
+
+export interface UpstreamEvents {
+  /**
+   * One attempt sent to the upstream finished: status when an answer came, the gateway error code
+   * when it failed. Calls refused inside the gateway (circuit open, queue full) send nothing and
+   * report no attempt.
+   */
+  attempt?(e: { route: RouteName; method: Method; status?: number; code?: string; durationMs: number }): void;
+  /** An identical in-flight GET was joined instead of sent. */
+  coalesced?(e: { route: RouteName }): void;
+  /** A read was answered by the read cache (CACHE_TTL_MS) without a call of its own. */
+  cacheHit?(e: { route: RouteName }): void;
+  /**
+   * A failed attempt will be retried after `delayMs`. `attempt` is the number of the attempt about
+   * to be made (2 for the first retry); `code` and `status` say why the previous one failed.
+   */
+  retry?(e: {
+    route: RouteName;
+    method: Method;
+    attempt: number;
+    delayMs: number;
+    code: string;
+    status?: number;
+  }): void;
+  /** The circuit breaker of this upstream changed state ('open': calls fail at once; 'half-open': one probe). */
+  circuit?(state: CircuitState): void;
+  /**
+   * A call was refused for rate: by the upstream (a 429, `source: 'upstream'`, `retryAfter` from its
+   * Retry-After header when sent) or by the gateway itself (`source: 'gateway'`: this credential's
+   * queue of waiting calls was full, or its pause after a 429 outlasts the operation's deadline).
+   */
+  rateLimited?(e: { route: RouteName; source: 'upstream' | 'gateway'; retryAfter?: number }): void;
+}

@@ -1,0 +1,33 @@
+// The contract between the transport's stages: each takes the next handler and returns its own, so
+// the transport is a list of stages (see transport.ts) ending in one HTTP exchange.
+import type { GatewayError } from '../errors';
+import type { UpstreamRequest, UpstreamResponse } from './call';
+import type { Delivery } from './retry';
+
+export interface Call {
+  readonly apiKey: string;
+  /** Digest of apiKey: the key of every per-credential state. */
+  readonly credential: string;
+  readonly request: UpstreamRequest;
+  /** Path and query, built once (request-path.ts). */
+  readonly path: string;
+  /** The operation's deadline (performance.now() clock); Infinity outside an operation. */
+  readonly deadline: number;
+}
+
+export type Handler = (call: Call) => Promise<UpstreamResponse>;
+export type Stage = (next: Handler) => Handler;
+
+/** A failed attempt and how far it got; stages between the retry loop and the exchange throw these. */
+export class AttemptFailure {
+  constructor(
+    readonly error: GatewayError,
+    readonly delivery: Delivery,
+  ) {}
+}
+
+/** The stages in order, outermost first, around `last`. */
+export const compose = (stages: readonly Stage[], last: Handler): Handler =>
+  stages.reduceRight<Handler>((next, stage) => stage(next), last);
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

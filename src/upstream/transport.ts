@@ -1,0 +1,174 @@
+// The transport to the REST upstream: the stages every call passes through, in one list, ending in
+// one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file and one line here.
+
+import { breakerStage, reportStage, slotStage } from './attempt';
+import { CircuitBreaker, type CircuitState } from './breaker';
+import type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
+import { coalesceStage } from './coalesce';
+import { credentialDigest } from './credential-digest';
+import { currentDeadline } from './deadline';
+import type { UpstreamEvents } from './events';
+import { Exchange, type StatusCheck } from './exchange';
+import { ConcurrencyLimiter } from './limiter';
+import { outcomeStage } from './outcome';
+import { CredentialPause, pauseStage, pauseWaitStage } from './pause';
+import { refusalStage } from './refusals';
+import { basePathOf, requestPath } from './request-path';
+import { retryStage } from './retry';
+import { AttemptFailure, compose, type Handler } from './stage';
+import { MemoryStore } from './store';
+import { listTunnelsRequest } from './tunnels';
+
+export interface TransportOptions {
+  readonly baseUrl: string;
+  readonly apiVersion: string;
+  /** Deadline of one attempt; the operation's deadline (see deadline.ts) may cut it shorter. */
+  readonly timeoutMs: number;
+  /** Open sockets to the upstream at most. */
+  readonly connections: number;
+  /** Idle time after which a pooled socket is closed; keep it below the upstream's own. */
+  readonly keepAliveMs: number;
+  /** Retries of a failed attempt; see retry.ts for which failures qualify. */
+  readonly retries: number;
+  /** First backoff step in ms; doubled per retry, capped at 2 s, jittered. */
+  readonly retryBaseMs: number;
+  /** Simultaneous upstream requests per credential. */
+  readonly maxConcurrency: number;
+  /** Calls per credential allowed to wait for a slot; beyond it RATE_LIMITED at once. */
+  readonly queueLimit: number;
+  /** Consecutive failures that open the circuit (0: no breaker). */
+  readonly breakerFailureThreshold: number;
+  /** How long an open circuit refuses calls before a probe. */
+  readonly breakerCooldownMs: number;
+  /** Largest upstream body read (UPSTREAM_MAX_BODY_BYTES). */
+  readonly maxBodyBytes: number;
+  /** How long a refused credential is answered without a call (0: not remembered). */
+  readonly refusedCredentialTtlMs: number;
+  /** Refused credentials remembered at most. */
+  readonly refusedCredentialMaxEntries: number;
+  /** Jitter source, [0, 1) (Math.random when omitted: tests seed it). */
+  readonly random?: () => number;
+  readonly events?: UpstreamEvents;
+}
+
+/** What the readiness check learns: the answer's status, or why none came. */
+export type ReadinessCheck = StatusCheck | { failure: 'circuit open' };
+
+/** Counters read by tests and the benchmark. */
+export interface TransportStats {
+  /** Attempts actually sent to the upstream. */
+  requests: number;
+  coalesced: number;
+  retries: number;
+}
+
+/** Credentials whose pause after a 429 is remembered at most; an evicted one costs one more 429. */
+const PAUSED_CREDENTIALS_MAX = 10_000;
+
+export class UpstreamTransport {
+  readonly stats: TransportStats = { requests: 0, coalesced: 0, retries: 0 };
+  private readonly basePath: string;
+  private readonly breaker: CircuitBreaker;
+  private readonly exchange: Exchange;
+  private readonly handle: Handler;
+  private readonly refused: MemoryStore<true>;
+
+  constructor(private readonly options: TransportOptions) {
+    const events = options.events;
+    this.basePath = basePathOf(options.baseUrl);
+    this.exchange = new Exchange(options, this.stats);
+    this.breaker = new CircuitBreaker({
+      failureThreshold: options.breakerFailureThreshold,
+      cooldownMs: options.breakerCooldownMs,
+      onChange: (state) => events?.circuit?.(state),
+    });
+    this.refused = new MemoryStore<true>(options.refusedCredentialMaxEntries);
+    const pause = new CredentialPause(new MemoryStore<number>(PAUSED_CREDENTIALS_MAX), events);
+    const policy = {
+      retries: options.retries,
+      baseMs: options.retryBaseMs,
+      maxDelayMs: 2_000,
+      random: options.random ?? Math.random,
+    };
+    // Outermost first; each stage sees the call before the ones below it and their outcome after.
+    this.handle = compose(
+      [
+        refusalStage(this.refused, options.refusedCredentialTtlMs),
+        coalesceStage(this.stats, events),
+        outcomeStage,
+        retryStage(policy, this.stats, events),
+        pauseWaitStage(pause),
+        slotStage(new ConcurrencyLimiter(options.maxConcurrency, options.queueLimit), events),
+        pauseStage(pause, events),
+        breakerStage(this.breaker, options.timeoutMs),
+        reportStage(events),
+      ],
+      this.exchange.send,
+    );
+  }
+
+  /** The circuit breaker's state (health checks, tests). */
+  get circuit(): CircuitState {
+    return this.breaker.state;
+  }
+
+  /** Refused credentials remembered now (bounded by refusedCredentialMaxEntries). */
+  get refusedCredentials(): number {
+    return this.refused.size;
+  }
+
+  /** The path and query a request is sent to (the read cache keys by it). */
+  pathOf(request: UpstreamRequest): string {
+    return requestPath(this.basePath, request);
+  }
+
+  /**
+   * Sends one request with the caller's credential, retrying as retry.ts allows within the
+   * operation's deadline. Identical GETs in flight for the same credential share one upstream call.
+   */
+  async send(apiKey: string, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const call = {
+      apiKey,
+      credential: credentialDigest(apiKey),
+      request,
+      path: this.pathOf(request),
+      deadline: currentDeadline(),
+    };
+    try {
+      return await this.handle(call);
+    } catch (caught) {
+      throw caught instanceof AttemptFailure ? caught.error : caught;
+    }
+  }
+
+  /**
+   * The readiness check: the cheapest read (GET /tunnels?limit=1) through the pool and the breaker,
+   * no retry, no queue. `apiKey` undefined sends none (pass-through mode).
+   */
+  async checkReadiness(apiKey: string | undefined, timeoutMs: number): Promise<ReadinessCheck> {
+    const ticket = this.breaker.admit();
+    if (ticket === undefined) return { failure: 'circuit open' };
+    const path = this.pathOf(listTunnelsRequest({ limit: 1 }));
+    const result = await this.exchange.check(path, apiKey, timeoutMs);
+    if ('status' in result) this.breaker.record(ticket, result.status < 500);
+    else if (result.failure === 'unreachable') this.breaker.record(ticket, false);
+    // A probe's short timeout says little about the upstream: it does not move the breaker.
+    else this.breaker.release(ticket);
+    return result;
+  }
+
+  /** Reports a read the cache above this transport answered (see client.ts). */
+  noteCacheHit(route: RouteName): void {
+    this.options.events?.cacheHit?.({ route });
+  }
+
+  /** Waits for in-flight upstream calls, then closes the pool. */
+  close(): Promise<void> {
+    return this.exchange.close();
+  }
+
+  /** Aborts in-flight upstream calls and closes the pool (the bound of a graceful shutdown). */
+  destroy(): Promise<void> {
+    return this.exchange.destroy();
+  }
+}
