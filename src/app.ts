@@ -7,8 +7,9 @@ import { type Context, createContext } from './context';
 import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
 import { createMaskError, toGraphQLError } from './gateway/errors';
+import type { ExampleIds } from './gateway/examples';
 import { compiledExecution } from './gateway/execution';
-import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
+import { graphiqlOptions, renderOfflineGraphiQL } from './gateway/graphiql';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { operationDeadline, queryLimits } from './gateway/limits';
 import { createMetrics } from './gateway/metrics';
@@ -109,6 +110,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     landingPage: false,
     ...securityOptions(config),
     graphiql: graphiqlOptions(config, deps.graphiqlExamples),
+    renderGraphiQL: renderOfflineGraphiQL,
     ...(persisted ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },

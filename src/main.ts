@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
-import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
+import { type ExampleIds, exampleIdsFrom } from './gateway/examples';
 import { createLogger } from './log';
 
 interface Running {
