@@ -20,7 +20,7 @@ import {
   useRequestLog,
   yogaLoggerOf,
 } from './gateway/observability';
-import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/persisted';
+import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { securityOptions, securityPlugins } from './gateway/security';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
@@ -102,7 +102,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     cacheMs: config.readinessCacheMs,
     transport,
   });
-  const persisted = persistedOperationsPlugin(config, schema);
+  const persisted = persistedOperationsPlugins(config, schema);
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
@@ -111,7 +111,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...securityOptions(config),
     graphiql: graphiqlOptions(config, deps.graphiqlExamples),
     renderGraphiQL: renderOfflineGraphiQL,
-    ...(persisted ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
+    ...(persisted.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
     context: ({ request }) => {
@@ -126,7 +126,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       useRequestLog(logger),
       metrics.plugin,
       useUpstreamReadiness(readiness),
-      ...(persisted ? [persisted] : []),
+      ...persisted,
       ...securityPlugins(config),
       queryLimits(config),
       // Before operationDeadline, which must wrap the execute function this one sets.

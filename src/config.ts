@@ -50,6 +50,8 @@ export interface Config {
   readonly logFormat: LogFormat;
   readonly persistedOperationsFile: string | undefined;
   readonly persistedOperationsOnly: boolean;
+  /** Automatic persisted queries remembered (LRU); 0 turns APQ off. */
+  readonly apqMaxEntries: number;
   readonly readinessTimeoutMs: number;
   readonly readinessCacheMs: number;
   /** Per-credential read cache: 0 turns it off. */
@@ -371,6 +373,13 @@ export const OPTIONS: readonly Option<keyof Config>[] = [
     parse: boolean,
   },
   {
+    key: 'apqMaxEntries',
+    env: 'APQ_MAX_ENTRIES',
+    help: 'automatic persisted queries remembered, least recently used dropped first (0: APQ off)',
+    defaultText: '1000',
+    parse: integer(0, 100_000),
+  },
+  {
     key: 'readinessTimeoutMs',
     env: 'READINESS_TIMEOUT_MS',
     help: 'deadline of the upstream check behind /readiness in milliseconds',
@@ -434,6 +443,7 @@ export const DEFAULTS: Config = {
   logFormat: 'auto',
   persistedOperationsFile: undefined,
   persistedOperationsOnly: false,
+  apqMaxEntries: 1_000,
   readinessTimeoutMs: 2_000,
   readinessCacheMs: 10_000,
   cacheTtlMs: 0,
