@@ -7,8 +7,9 @@ import { type Context, createContext } from './context';
 import { GatewayError, missingCredential } from './errors';
 import { credentialOf } from './gateway/credentials';
 import { documentCacheOptions } from './gateway/document-cache';
+import type { ExampleIds } from './gateway/examples';
 import { compiledExecution } from './gateway/execution';
-import { type ExampleIds, graphiqlOptions } from './gateway/graphiql';
+import { graphiqlOptions, renderOfflineGraphiQL } from './gateway/graphiql';
 import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { graphiqlForAllowedHosts } from './gateway/hosts';
@@ -20,7 +21,7 @@ import {
   useRequestLog,
   yogaLoggerOf,
 } from './gateway/observability';
-import { PERSISTED_PARAM_NAMES, persistedOperationsPlugin } from './gateway/persisted';
+import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { operationDeadline, queryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
 import { liveAttemptEvents } from './live/attempts';
@@ -117,7 +118,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     cacheMs: config.readiness.cacheMs,
     transport,
   });
-  const persisted = persistedOperationsPlugin(config.persisted, schema);
+  const persisted = persistedOperationsPlugins(config.persisted, schema);
   const live = new LiveEvents(config, { transport, registry: metrics.registry, logger });
 
   const yoga = createYoga<Record<string, unknown>, Context>({
@@ -127,7 +128,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...documentCacheOptions(),
     ...securityOptions(config, { standIn: deps.standIn }),
     graphiql: graphiqlForAllowedHosts(config, graphiqlOptions(config, deps.graphiqlExamples)),
-    ...(persisted ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
+    renderGraphiQL: renderOfflineGraphiQL,
+    ...(persisted.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
     context: ({ request }) => {
@@ -151,7 +153,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       ...requestGuards(config, { standIn: deps.standIn }),
       metrics.plugin,
       useUpstreamReadiness(readiness),
-      ...(persisted ? [persisted] : []),
+      ...persisted,
       ...securityPlugins(config),
       queryLimits(config.limits),
       // Before operationDeadline, which must wrap the execute function this one sets.

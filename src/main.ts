@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
-import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
+import { type ExampleIds, exampleIdsFrom } from './gateway/examples';
 import { keyProtection } from './gateway/security';
 import { attachWebSocket } from './gateway/websocket';
 import { createHttpServer } from './http-server';

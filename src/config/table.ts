@@ -298,6 +298,12 @@ export const TABLE = {
       default: false,
       parse: boolean,
     }),
+    apqMaxEntries: option({
+      env: 'APQ_MAX_ENTRIES',
+      help: 'automatic persisted queries remembered, least recently used dropped first (0: APQ off)',
+      default: 1_000,
+      parse: integer(0, 100_000),
+    }),
   },
   readiness: {
     timeoutMs: option({

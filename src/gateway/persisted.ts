@@ -1,7 +1,8 @@
-// Persisted operations: a manifest of known documents loaded at start (PERSISTED_OPERATIONS_FILE),
-// served by yoga's persisted-operations plugin. With PERSISTED_OPERATIONS_ONLY, any other document
-// is refused, as production frontends expect. Every document is parsed and validated against the
-// schema at start, so a stale manifest stops the gateway with one line instead of failing requests.
+// Persisted operations: a manifest of known documents loaded at start (PERSISTED_OPERATIONS_FILE)
+// and automatic persisted queries (./apq.ts), served by yoga's persisted-operations plugin. With
+// PERSISTED_OPERATIONS_ONLY only the manifest's operations run, as production frontends expect. Every
+// manifest document is parsed and validated at start, so a stale manifest stops the gateway with one
+// line instead of failing requests.
 import { readFileSync } from 'node:fs';
 import {
   type ExtractPersistedOperationId,
@@ -10,6 +11,7 @@ import {
 import { type DocumentNode, type GraphQLSchema, parse, validate } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { ConfigError, type PersistedConfig } from '../config';
+import { type ApqStore, apqHashOf, createApqStore, useApqRegistration } from './apq';
 
 const FILE = 'PERSISTED_OPERATIONS_FILE';
 
@@ -66,20 +68,20 @@ function manifestEntries(json: unknown, path: string): [string, string][] {
 export const extractOperationId: ExtractPersistedOperationId = (params) => {
   const documentId = (params as { documentId?: unknown }).documentId;
   if (typeof documentId === 'string') return documentId;
-  const persisted = (params.extensions as { persistedQuery?: { version?: unknown; sha256Hash?: unknown } })
-    ?.persistedQuery;
-  return persisted?.version === 1 && typeof persisted.sha256Hash === 'string' ? persisted.sha256Hash : null;
+  return apqHashOf(params.extensions) ?? null;
 };
 
 /** The request parameter names this plugin reads besides the standard four. */
 export const PERSISTED_PARAM_NAMES = ['documentId'];
 
+/** Runs operations sent by id: from the manifest, else (APQ) from the store. */
 export function usePersistedOperationsManifest(
   operations: ReadonlyMap<string, DocumentNode>,
   only: boolean,
+  apq?: ApqStore,
 ): Plugin {
   return usePersistedOperations({
-    getPersistedOperation: (id) => operations.get(id) ?? null,
+    getPersistedOperation: (id) => operations.get(id) ?? apq?.get(id) ?? null,
     allowArbitraryOperations: !only,
     extractPersistedOperationId: extractOperationId,
     customErrors: {
@@ -100,11 +102,18 @@ export function usePersistedOperationsManifest(
   });
 }
 
-/** The plugin from the config, or undefined when no manifest is configured. */
-export function persistedOperationsPlugin(
-  config: PersistedConfig,
-  schema: GraphQLSchema,
-): Plugin | undefined {
-  if (config.file === undefined) return undefined;
-  return usePersistedOperationsManifest(loadPersistedOperations(config.file, schema), config.only);
+/**
+ * The plugins from the config, in order: APQ registration (unless PERSISTED_OPERATIONS_ONLY or
+ * APQ_MAX_ENTRIES=0), then the lookup by id; none when there is neither a manifest nor APQ.
+ */
+export function persistedOperationsPlugins(config: PersistedConfig, schema: GraphQLSchema): Plugin[] {
+  const manifest =
+    config.file === undefined
+      ? new Map<string, DocumentNode>()
+      : loadPersistedOperations(config.file, schema);
+  // Registering new queries would defeat the allow-list.
+  const apq = !config.only && config.apqMaxEntries > 0 ? createApqStore(config.apqMaxEntries) : undefined;
+  if (config.file === undefined && apq === undefined) return [];
+  const lookup = usePersistedOperationsManifest(manifest, config.only, apq);
+  return apq ? [useApqRegistration(apq), lookup] : [lookup];
 }

@@ -7,7 +7,14 @@ import { withConfigTable } from '../../src/tools/config-table';
 import { KEY, type Stack, startStack } from '../support/stack';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const operations = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+// Each ```graphql block, with the ```json block of its variables when one follows it.
+const examples = [...readme.matchAll(/```graphql\n([\s\S]*?)```(?:\s+```json\n([\s\S]*?)```)?/g)].map(
+  (m) => ({
+    document: m[1] ?? '',
+    variables: m[2] === undefined ? undefined : (JSON.parse(m[2]) as Record<string, unknown>),
+  }),
+);
+const operations = examples.map((e) => e.document);
 const nameOf = (op: string) => /^(?:query|mutation)\s+(\w+)/m.exec(op)?.[1] ?? '?';
 
 describe('README', () => {
@@ -41,9 +48,9 @@ describe('README', () => {
     }
   });
 
-  for (const operation of operations) {
+  for (const { document: operation, variables } of examples) {
     it(`example ${nameOf(operation)} runs against the demo data with no error and real data`, async () => {
-      const { body } = await stack.gql(operation);
+      const { body } = await stack.gql(operation, variables);
       expect(body.errors).toBeUndefined();
       const values = Object.values(body.data ?? {});
       expect(values.length).toBeGreaterThan(0);

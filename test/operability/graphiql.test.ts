@@ -1,8 +1,10 @@
 // GraphiQL opens with the example operations as tabs. On the embedded stand-in (what `npm start`
 // serves with no upstream configured) their variables hold real demo ids and no header is needed.
+// The page carries its own assets (no CDN); graphiql-browser.test.ts runs it in Chromium.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { exampleIdsFrom, readExampleOperations } from '../../src/gateway/graphiql';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/examples';
 import { start } from '../../src/main';
 import { demoData } from '../../src/sandbox';
 import { type Stack, startStack } from '../support/stack';
@@ -13,19 +15,39 @@ interface Tab {
   headers?: string;
 }
 
-/** The options yoga renders GraphiQL with, read back from the page. */
-async function graphiqlPage(url: string): Promise<{ status: number; options?: { defaultTabs: Tab[] } }> {
-  const response = await fetch(url, { headers: { accept: 'text/html' } });
-  const html = await response.text();
-  const marker = 'renderYogaGraphiQL(root,';
-  const at = html.indexOf(marker);
-  if (at === -1) return { status: response.status };
-  expect(response.headers.get('content-type')).toMatch(/^text\/html/);
-  const json = html.slice(at + marker.length, html.indexOf(')})</script>', at));
-  return { status: response.status, options: JSON.parse(json) };
+interface PageOptions {
+  defaultTabs: Tab[];
+  defaultQuery?: string;
+  variables?: string;
 }
 
-const operations = readExampleOperations();
+/** The options the page renders GraphiQL with, read back from it, and the page itself. */
+async function graphiqlPage(url: string): Promise<{ status: number; html: string; options?: PageOptions }> {
+  const response = await fetch(url, { headers: { accept: 'text/html' } });
+  const html = await response.text();
+  const marker = "window.document.querySelector('#root'),";
+  const at = html.indexOf(marker);
+  if (at === -1) return { status: response.status, html };
+  expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  const line =
+    html
+      .slice(at + marker.length)
+      .trimStart()
+      .split('\n')[0] ?? '';
+  return { status: response.status, html, options: JSON.parse(line.replace(/,$/, '')) };
+}
+
+const operations = EXAMPLE_OPERATIONS;
+
+/** The README's "Example operations": each ```graphql block and the ```json variables after it. */
+function readmeExamples(): { document: string; variables: unknown }[] {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Example operations'), readme.indexOf('## How it behaves'));
+  return [...section.matchAll(/```graphql\n([\s\S]*?)```\s+```json\n([\s\S]*?)```/g)].map((m) => ({
+    document: m[1] ?? '',
+    variables: JSON.parse(m[2] ?? 'null'),
+  }));
+}
 
 describe('GraphiQL on the embedded stand-in', () => {
   let running: Awaited<ReturnType<typeof start>>;
@@ -42,6 +64,7 @@ describe('GraphiQL on the embedded stand-in', () => {
     expect(tabs.map((t) => /^(?:# .*\n)*(?:query|mutation) (\w+)/.exec(t.query)?.[1])).toEqual([
       'TunnelsPage',
       'OneTunnel',
+      'ByIds',
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
@@ -52,10 +75,29 @@ describe('GraphiQL on the embedded stand-in', () => {
     expect(tabs.map((t) => JSON.parse(t.variables))).toEqual([
       { first: 5 },
       { id: ids?.tunnelId },
+      { id: ids?.agentTunnelId, ids: [ids?.tunnelId, ids?.endpointId] },
       route,
       { ...route, backendId: ids?.backendId, enabled: true },
       route,
     ]);
+  });
+
+  it('carries its own scripts and styles and opens on the first tab, its variables filled in', async () => {
+    const page = await graphiqlPage(running.url);
+    // No <script src> or <link href> at all: everything is inline, nothing comes from a CDN.
+    expect(page.html).not.toMatch(/<script[^>]*\ssrc=/i);
+    expect(page.html).not.toMatch(/<link[^>]*\shref=["'](?!data:)/i);
+    expect(page.html).not.toMatch(/unpkg\.com|jsdelivr|cdnjs/);
+    const tabs = page.options?.defaultTabs ?? [];
+    expect(page.options?.defaultQuery).toBe(tabs[0]?.query);
+    expect(page.options?.variables).toBe(tabs[0]?.variables);
+  });
+
+  it('the README shows the same operations, in the same order, with the same variables', async () => {
+    const tabs = (await graphiqlPage(running.url)).options?.defaultTabs ?? [];
+    const examples = readmeExamples();
+    expect(examples.map((e) => e.document)).toEqual(tabs.map((t) => t.query));
+    expect(examples.map((e) => e.variables)).toEqual(tabs.map((t) => JSON.parse(t.variables)));
   });
 
   it('every tab runs as it opens, without a credential, and does what it says', async () => {
@@ -72,9 +114,16 @@ describe('GraphiQL on the embedded stand-in', () => {
       results.push(body.data ?? {});
     }
     const ids = exampleIdsFrom(demoData());
-    const [page, one, module, replaced, deleted] = results as Record<string, Record<string, unknown>>[];
+    const [page, one, byIds, module, replaced, deleted] = results as Record<
+      string,
+      Record<string, unknown>
+    >[];
     expect(page?.tunnels?.edges).toHaveLength(5);
     expect(one?.tunnel?.id).toBe(ids?.tunnelId);
+    expect(byIds).toEqual({
+      node: { __typename: 'Tunnel', id: ids?.agentTunnelId, region: expect.any(String) },
+      nodes: [{ __typename: 'Tunnel', id: ids?.tunnelId }, null],
+    });
     expect(module?.httpsEdgeRouteBackend).toMatchObject({ edgeId: ids?.edgeId, routeId: ids?.routeId });
     expect(replaced?.replaceHttpsEdgeRouteBackend).toMatchObject({
       __typename: 'ReplaceHttpsEdgeRouteBackendPayload',
@@ -102,7 +151,7 @@ describe('GraphiQL elsewhere', () => {
 
   it('in pass-through mode the tabs hold placeholders and the Authorization header to fill in', async () => {
     const tabs = (await graphiqlPage(passThrough.url)).options?.defaultTabs ?? [];
-    expect(tabs).toHaveLength(5);
+    expect(tabs).toHaveLength(operations.length);
     for (const tab of tabs) {
       expect(JSON.parse(tab.headers ?? '{}')).toEqual({ Authorization: 'Bearer <your ngrok API key>' });
     }

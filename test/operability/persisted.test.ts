@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config';
-import { readExampleOperations } from '../../src/gateway/graphiql';
+import { EXAMPLE_OPERATIONS } from '../../src/gateway/examples';
 import { makeTunnels } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(3, { seed: 63 });
-const operations = readExampleOperations();
+const operations = EXAMPLE_OPERATIONS;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const byName = (name: string) => {
   const op = operations.find((o) => o.name === name);

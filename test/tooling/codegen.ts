@@ -4,7 +4,8 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
-  documents: 'test/operations/*.graphql',
+  // The /* GraphQL */ templates of the example operations.
+  documents: 'src/gateway/examples.ts',
   generates: {
     'test/tooling/__generated__/': {
       preset: 'client',

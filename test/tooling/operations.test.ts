@@ -1,15 +1,15 @@
-// The example operations (test/operations/*.graphql: what GraphiQL opens with, what
-// .graphqlrc.yml points tools at, what the generated client uses) run against the demo data with
-// exact results.
+// The example operations (src/gateway/examples.ts: what GraphiQL opens with and the README shows,
+// what .graphqlrc.yml points tools at, what the generated client uses) run against the demo data
+// with exact results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleIdsFrom, readExampleOperations } from '../../src/gateway/graphiql';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/examples';
 import { demoData, type UpstreamTunnel } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
 
 const seed = demoData();
 const ids = exampleIdsFrom(seed);
 const tunnels = seed.tunnels ?? [];
-const operations = new Map(readExampleOperations().map((o) => [o.name, o.document]));
+const operations = new Map(EXAMPLE_OPERATIONS.map((o) => [o.name, o.document]));
 const doc = (name: string) => operations.get(name) ?? '';
 
 function tunnelFields(t: UpstreamTunnel) {
@@ -40,10 +40,11 @@ describe('the example operations', () => {
   });
   afterAll(() => stack.close());
 
-  it('are the five named operations, in GraphiQL’s tab order', () => {
+  it('are the six named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
       'TunnelsPage',
       'OneTunnel',
+      'ByIds',
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
@@ -89,6 +90,22 @@ describe('the example operations', () => {
         },
       });
     }
+  });
+
+  it('ByIds resolves a node by id and a list with an id of a type the schema does not hold', async () => {
+    if (!ids) throw new Error('no example ids');
+    const agent = tunnels.find((t) => t.id === ids.agentTunnelId);
+    const { body } = await stack.gql(doc('ByIds'), {
+      id: ids.agentTunnelId,
+      ids: [ids.tunnelId, ids.endpointId],
+    });
+    expect(body).toEqual({
+      data: {
+        node: { __typename: 'Tunnel', id: ids.agentTunnelId, region: agent?.region },
+        nodes: [{ __typename: 'Tunnel', id: ids.tunnelId }, null],
+      },
+    });
+    expect(ids.endpointId).toMatch(/^ep_/);
   });
 
   it('BackendModule, ReplaceBackend and DeleteBackend read, replace and remove a route’s module', async () => {

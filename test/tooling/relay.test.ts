@@ -1,9 +1,18 @@
 // The Relay compiler (the binary shipped in the relay-compiler package) accepts the schema: a
 // fragment paging `tunnels` with @connection and @refetchable compiles into forward pagination
 // metadata, and a selection the schema lacks is refused. It runs on a copy of test/tooling/relay
-// and schema/, so no artifacts land in the repository.
+// and schema/, and its output must equal the checked-in src/__generated__ (the cache recipe runs those).
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +49,14 @@ describe('the Relay compiler', () => {
     const generated = join(project, 'src/__generated__');
     for (const name of ['TunnelList_query', 'TunnelListQuery', 'TunnelListPaginationQuery']) {
       expect(existsSync(join(generated, `${name}.graphql.ts`)), name).toBe(true);
+    }
+    // The checked-in artifacts (client-caches.test.ts runs them) are what the compiler writes now.
+    const checkedIn = join(root, 'test/tooling/relay/src/__generated__');
+    expect(readdirSync(checkedIn).sort()).toEqual(readdirSync(generated).sort());
+    for (const name of readdirSync(generated)) {
+      expect(readFileSync(join(checkedIn, name), 'utf8'), `${name} is stale: run relay-compiler`).toBe(
+        readFileSync(join(generated, name), 'utf8'),
+      );
     }
     const fragment = readFileSync(join(generated, 'TunnelList_query.graphql.ts'), 'utf8');
     expect(fragment.replace(/\s+/g, ' ')).toContain(

@@ -3,16 +3,19 @@
 // example operations, which validate against it.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CodeFileLoader } from '@graphql-tools/code-file-loader';
 import {
   buildClientSchema,
   getIntrospectionQuery,
   type IntrospectionQuery,
+  Kind,
   lexicographicSortSchema,
   printSchema,
   validate,
 } from 'graphql';
-import { loadConfig } from 'graphql-config';
+import { type GraphQLExtensionDeclaration, loadConfig } from 'graphql-config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_OPERATIONS } from '../../src/gateway/examples';
 import { type Stack, startStack } from '../support/stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -43,20 +46,31 @@ describe('introspection over HTTP', () => {
 
 describe('.graphqlrc.yml', () => {
   it('points tools at schema/schema.graphql and the example operations, which are valid', async () => {
-    const config = await loadConfig({ rootDir: root, throwOnMissing: true, throwOnEmpty: true });
+    // Documents in a .ts file are plucked from /* GraphQL */ templates, as code generators and
+    // the GraphQL language server do; graphql-config reads only .graphql files unless told.
+    const pluck: GraphQLExtensionDeclaration = (api) => {
+      api.loaders.documents.register(new CodeFileLoader());
+      return { name: 'pluck' };
+    };
+    const config = await loadConfig({
+      rootDir: root,
+      throwOnMissing: true,
+      throwOnEmpty: true,
+      extensions: [pluck],
+    });
     const project = config?.getDefault();
     if (!project) throw new Error('no graphql-config project');
     expect(project.schema).toBe('schema/schema.graphql');
     const schema = await project.getSchema();
     expect(`${printSchema(lexicographicSortSchema(schema))}\n`).toBe(schemaFile);
     const documents = await project.getDocuments();
-    expect(documents.map((d) => d.location?.replace(root, '')).sort()).toEqual([
-      'test/operations/BackendModule.graphql',
-      'test/operations/DeleteBackend.graphql',
-      'test/operations/OneTunnel.graphql',
-      'test/operations/ReplaceBackend.graphql',
-      'test/operations/TunnelsPage.graphql',
-    ]);
+    expect(documents.map((d) => d.location?.replace(root, ''))).toEqual(
+      EXAMPLE_OPERATIONS.map(() => 'src/gateway/examples.ts'),
+    );
+    const names = documents.map((d) =>
+      d.document?.definitions.map((def) => (def.kind === Kind.OPERATION_DEFINITION ? def.name?.value : '?')),
+    );
+    expect(names.flat()).toEqual(EXAMPLE_OPERATIONS.map((o) => o.name));
     for (const document of documents) {
       if (!document.document) throw new Error(`${document.location} did not parse`);
       expect(validate(schema, document.document), document.location).toEqual([]);

@@ -15,25 +15,13 @@ export type TunnelProtocol =
   /** TLS passthrough */
   | 'TLS';
 
-export type BackendModuleQueryVariables = Exact<{
-  edgeId: string | number;
-  routeId: string | number;
+export type TunnelsPageQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
 }>;
 
 
-export type BackendModuleQuery = { httpsEdgeRouteBackend: { edgeId: string, routeId: string, enabled: boolean, backend: { id: string, uri: string } | null } | null };
-
-export type DeleteBackendMutationVariables = Exact<{
-  edgeId: string | number;
-  routeId: string | number;
-}>;
-
-
-export type DeleteBackendMutation = { deleteHttpsEdgeRouteBackend:
-    | { __typename: 'DeleteHttpsEdgeRouteBackendPayload', edgeId: string, routeId: string }
-    | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
-    | { __typename: 'NotFoundError', code: string, message: string, id: string | null }
-   };
+export type TunnelsPageQuery = { tunnels: { edges: Array<{ cursor: string, node: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string, startedAt: string, forwardsTo: string | null, metadata: string | null, labels: Array<{ name: string, value: string }> | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type OneTunnelQueryVariables = Exact<{
   id: string | number;
@@ -41,6 +29,22 @@ export type OneTunnelQueryVariables = Exact<{
 
 
 export type OneTunnelQuery = { tunnel: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string, startedAt: string, forwardsTo: string | null, metadata: string | null, tunnelSession: { id: string, uri: string }, endpoint: { id: string, uri: string } | null, backends: Array<{ id: string, uri: string }> | null, labels: Array<{ name: string, value: string }> | null } | null };
+
+export type ByIdsQueryVariables = Exact<{
+  id: string | number;
+  ids: Array<string | number> | string | number;
+}>;
+
+
+export type ByIdsQuery = { node: { __typename: 'Tunnel', region: string, id: string } | null, nodes: Array<{ __typename: 'Tunnel', id: string } | null> };
+
+export type BackendModuleQueryVariables = Exact<{
+  edgeId: string | number;
+  routeId: string | number;
+}>;
+
+
+export type BackendModuleQuery = { httpsEdgeRouteBackend: { edgeId: string, routeId: string, enabled: boolean, backend: { id: string, uri: string } | null } | null };
 
 export type ReplaceBackendMutationVariables = Exact<{
   edgeId: string | number;
@@ -56,13 +60,17 @@ export type ReplaceBackendMutation = { replaceHttpsEdgeRouteBackend:
     | { __typename: 'ReplaceHttpsEdgeRouteBackendPayload', backendModule: { edgeId: string, routeId: string, enabled: boolean, backend: { id: string, uri: string } | null } }
    };
 
-export type TunnelsPageQueryVariables = Exact<{
-  first?: number | null | undefined;
-  after?: string | null | undefined;
+export type DeleteBackendMutationVariables = Exact<{
+  edgeId: string | number;
+  routeId: string | number;
 }>;
 
 
-export type TunnelsPageQuery = { tunnels: { edges: Array<{ cursor: string, node: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string, startedAt: string, forwardsTo: string | null, metadata: string | null, labels: Array<{ name: string, value: string }> | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type DeleteBackendMutation = { deleteHttpsEdgeRouteBackend:
+    | { __typename: 'DeleteHttpsEdgeRouteBackendPayload', edgeId: string, routeId: string }
+    | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
+    | { __typename: 'NotFoundError', code: string, message: string, id: string | null }
+   };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -83,40 +91,32 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
-export const BackendModuleDocument = new TypedDocumentString(`
-    query BackendModule($edgeId: ID!, $routeId: ID!) {
-  httpsEdgeRouteBackend(edgeId: $edgeId, routeId: $routeId) {
-    edgeId
-    routeId
-    enabled
-    backend {
-      id
-      uri
+export const TunnelsPageDocument = new TypedDocumentString(`
+    query TunnelsPage($first: Int = 20, $after: String) {
+  tunnels(first: $first, after: $after) {
+    edges {
+      cursor
+      node {
+        id
+        publicUrl
+        proto
+        region
+        startedAt
+        forwardsTo
+        metadata
+        labels {
+          name
+          value
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
     }
   }
 }
-    `, {"hash":"sha256:4351147be8d5ac17ace81d615b4328879a676e4ccf53711956edcce698abda7a"}) as unknown as TypedDocumentString<BackendModuleQuery, BackendModuleQueryVariables>;
-export const DeleteBackendDocument = new TypedDocumentString(`
-    mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
-  deleteHttpsEdgeRouteBackend(input: {edgeId: $edgeId, routeId: $routeId}) {
-    __typename
-    ... on DeleteHttpsEdgeRouteBackendPayload {
-      edgeId
-      routeId
-    }
-    ... on NotFoundError {
-      code
-      message
-      id
-    }
-    ... on InvalidInputError {
-      code
-      message
-      field
-    }
-  }
-}
-    `, {"hash":"sha256:ff866c5b814298687bd836183f2589468ef1238ec67865b678db64c7ee2fa19a"}) as unknown as TypedDocumentString<DeleteBackendMutation, DeleteBackendMutationVariables>;
+    `, {"hash":"sha256:e1a038fca755826196bb2bb1bc57923e332ca8ae658202e098b62d95b8ad4c85"}) as unknown as TypedDocumentString<TunnelsPageQuery, TunnelsPageQueryVariables>;
 export const OneTunnelDocument = new TypedDocumentString(`
     query OneTunnel($id: ID!) {
   tunnel(id: $id) {
@@ -146,6 +146,34 @@ export const OneTunnelDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:1829ace1dc5d514785ce6e28efda2bb565798c337760d2de22bd7696ad7fcb95"}) as unknown as TypedDocumentString<OneTunnelQuery, OneTunnelQueryVariables>;
+export const ByIdsDocument = new TypedDocumentString(`
+    query ByIds($id: ID!, $ids: [ID!]!) {
+  node(id: $id) {
+    __typename
+    id
+    ... on Tunnel {
+      region
+    }
+  }
+  nodes(ids: $ids) {
+    __typename
+    id
+  }
+}
+    `, {"hash":"sha256:975b5b2489bc48a2684ea7775751b6f8ef2bfca4ae6c6d0b009542d9f805ea5f"}) as unknown as TypedDocumentString<ByIdsQuery, ByIdsQueryVariables>;
+export const BackendModuleDocument = new TypedDocumentString(`
+    query BackendModule($edgeId: ID!, $routeId: ID!) {
+  httpsEdgeRouteBackend(edgeId: $edgeId, routeId: $routeId) {
+    edgeId
+    routeId
+    enabled
+    backend {
+      id
+      uri
+    }
+  }
+}
+    `, {"hash":"sha256:4351147be8d5ac17ace81d615b4328879a676e4ccf53711956edcce698abda7a"}) as unknown as TypedDocumentString<BackendModuleQuery, BackendModuleQueryVariables>;
 export const ReplaceBackendDocument = new TypedDocumentString(`
     mutation ReplaceBackend($edgeId: ID!, $routeId: ID!, $backendId: ID!, $enabled: Boolean = true) {
   replaceHttpsEdgeRouteBackend(
@@ -176,29 +204,24 @@ export const ReplaceBackendDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:2e12ba380355633d705ddf1cddd3ef3ba6186a444d9584e9ed99d3ddd870c930"}) as unknown as TypedDocumentString<ReplaceBackendMutation, ReplaceBackendMutationVariables>;
-export const TunnelsPageDocument = new TypedDocumentString(`
-    query TunnelsPage($first: Int = 20, $after: String) {
-  tunnels(first: $first, after: $after) {
-    edges {
-      cursor
-      node {
-        id
-        publicUrl
-        proto
-        region
-        startedAt
-        forwardsTo
-        metadata
-        labels {
-          name
-          value
-        }
-      }
+export const DeleteBackendDocument = new TypedDocumentString(`
+    mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
+  deleteHttpsEdgeRouteBackend(input: {edgeId: $edgeId, routeId: $routeId}) {
+    __typename
+    ... on DeleteHttpsEdgeRouteBackendPayload {
+      edgeId
+      routeId
     }
-    pageInfo {
-      hasNextPage
-      endCursor
+    ... on NotFoundError {
+      code
+      message
+      id
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
     }
   }
 }
-    `, {"hash":"sha256:e1a038fca755826196bb2bb1bc57923e332ca8ae658202e098b62d95b8ad4c85"}) as unknown as TypedDocumentString<TunnelsPageQuery, TunnelsPageQueryVariables>;
+    `, {"hash":"sha256:ff866c5b814298687bd836183f2589468ef1238ec67865b678db64c7ee2fa19a"}) as unknown as TypedDocumentString<DeleteBackendMutation, DeleteBackendMutationVariables>;

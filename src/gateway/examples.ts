@@ -1,0 +1,234 @@
+// The example operations: GraphiQL's tabs, the README's examples (a test keeps them equal), the
+// documents GraphQL Code Generator and .graphqlrc.yml read (the /* GraphQL */ templates below).
+// They live in the source so a build carries them; nothing here reads files or knows the stand-in.
+
+/** Ids the examples' variables are filled with. */
+export interface ExampleIds {
+  readonly tunnelId: string;
+  /** A tunnel with an endpoint, and that endpoint (a type this schema does not hold). */
+  readonly agentTunnelId: string;
+  readonly endpointId: string;
+  readonly edgeId: string;
+  readonly routeId: string;
+  /** Another backend than the route's, for ReplaceBackend. */
+  readonly backendId: string;
+}
+
+export interface ExampleOperation {
+  readonly name: string;
+  readonly document: string;
+  readonly variables: (ids: ExampleIds) => Record<string, unknown>;
+}
+
+/** What a person fills in when the gateway does not know real ids. */
+export const PLACEHOLDER_IDS: ExampleIds = {
+  tunnelId: 'tn_…',
+  agentTunnelId: 'tn_…',
+  endpointId: 'ep_…',
+  edgeId: 'edghts_…',
+  routeId: 'edghtsrt_…',
+  backendId: 'bkdtg_…',
+};
+
+const route = (ids: ExampleIds) => ({ edgeId: ids.edgeId, routeId: ids.routeId });
+
+/** In GraphiQL's tab order. */
+export const EXAMPLE_OPERATIONS: readonly ExampleOperation[] = [
+  {
+    name: 'TunnelsPage',
+    variables: () => ({ first: 5 }),
+    document: /* GraphQL */ `# A page of online tunnels, newest first; pass pageInfo.endCursor as $after for the next page.
+query TunnelsPage($first: Int = 20, $after: String) {
+  tunnels(first: $first, after: $after) {
+    edges {
+      cursor
+      node {
+        id
+        publicUrl
+        proto
+        region
+        startedAt
+        forwardsTo
+        metadata
+        labels {
+          name
+          value
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'OneTunnel',
+    variables: (ids) => ({ id: ids.tunnelId }),
+    document: /* GraphQL */ `# One tunnel by its ngrok id (tn_…); null when no online tunnel has it.
+query OneTunnel($id: ID!) {
+  tunnel(id: $id) {
+    id
+    publicUrl
+    proto
+    region
+    startedAt
+    forwardsTo
+    metadata
+    tunnelSession {
+      id
+      uri
+    }
+    endpoint {
+      id
+      uri
+    }
+    backends {
+      id
+      uri
+    }
+    labels {
+      name
+      value
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'ByIds',
+    variables: (ids) => ({ id: ids.agentTunnelId, ids: [ids.tunnelId, ids.endpointId] }),
+    document: /* GraphQL */ `# Any object by id: the type comes from the id's prefix; ids of types this schema does not hold are null.
+query ByIds($id: ID!, $ids: [ID!]!) {
+  node(id: $id) {
+    __typename
+    id
+    ... on Tunnel {
+      region
+    }
+  }
+  nodes(ids: $ids) {
+    __typename
+    id
+  }
+}
+`,
+  },
+  {
+    name: 'BackendModule',
+    variables: route,
+    document: /* GraphQL */ `# The backend module of an HTTPS edge route; null when the route has none.
+query BackendModule($edgeId: ID!, $routeId: ID!) {
+  httpsEdgeRouteBackend(edgeId: $edgeId, routeId: $routeId) {
+    edgeId
+    routeId
+    enabled
+    backend {
+      id
+      uri
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'ReplaceBackend',
+    variables: (ids) => ({ ...route(ids), backendId: ids.backendId, enabled: true }),
+    document: /* GraphQL */ `# Attaches a backend to an HTTPS edge route, replacing its module. Expected failures are data.
+mutation ReplaceBackend($edgeId: ID!, $routeId: ID!, $backendId: ID!, $enabled: Boolean = true) {
+  replaceHttpsEdgeRouteBackend(
+    input: { edgeId: $edgeId, routeId: $routeId, backendId: $backendId, enabled: $enabled }
+  ) {
+    __typename
+    ... on ReplaceHttpsEdgeRouteBackendPayload {
+      backendModule {
+        edgeId
+        routeId
+        enabled
+        backend {
+          id
+          uri
+        }
+      }
+    }
+    ... on NotFoundError {
+      code
+      message
+      id
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'DeleteBackend',
+    variables: route,
+    document: /* GraphQL */ `# Detaches the backend module from an HTTPS edge route. Expected failures are data.
+mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
+  deleteHttpsEdgeRouteBackend(input: { edgeId: $edgeId, routeId: $routeId }) {
+    __typename
+    ... on DeleteHttpsEdgeRouteBackendPayload {
+      edgeId
+      routeId
+    }
+    ... on NotFoundError {
+      code
+      message
+      id
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+`,
+  },
+];
+
+/** The example operation of that name (tests, recipes); throws for a name that is not one. */
+export function exampleOperation(name: string): ExampleOperation {
+  const found = EXAMPLE_OPERATIONS.find((op) => op.name === name);
+  if (!found) throw new Error(`no example operation named ${name}`);
+  return found;
+}
+
+/** The part of a stand-in seed the ids come from (structural: the gateway does not import the stand-in). */
+export interface ExampleSeed {
+  readonly tunnels?: readonly { readonly id: string; readonly endpoint?: { readonly id: string } }[];
+  readonly edges?: readonly {
+    readonly id: string;
+    readonly routes: readonly { readonly id: string; readonly backend?: { readonly backendId: string } }[];
+  }[];
+  readonly backends?: readonly string[];
+}
+
+/** Ids from a seed: tunnels, an endpoint, and a route with a module plus another backend for it. */
+export function exampleIdsFrom(seed: ExampleSeed): ExampleIds | undefined {
+  const tunnelId = seed.tunnels?.[0]?.id;
+  const agent = seed.tunnels?.find((t) => t.endpoint !== undefined);
+  if (!tunnelId || !agent?.endpoint) return undefined;
+  for (const edge of seed.edges ?? []) {
+    const withModule = edge.routes.find((r) => r.backend !== undefined);
+    const backendId = seed.backends?.find((b) => b !== withModule?.backend?.backendId);
+    if (withModule && backendId) {
+      return {
+        tunnelId,
+        agentTunnelId: agent.id,
+        endpointId: agent.endpoint.id,
+        edgeId: edge.id,
+        routeId: withModule.id,
+        backendId,
+      };
+    }
+  }
+  return undefined;
+}

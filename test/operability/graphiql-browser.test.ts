@@ -1,0 +1,128 @@
+// GraphiQL in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core): the page
+// renders with every request staying on loopback (its assets are served by the gateway, not a CDN),
+// opens on the first example operation with its variables, and running it shows tunnels.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom, PLACEHOLDER_IDS } from '../../src/gateway/examples';
+import { start } from '../../src/main';
+import { demoData } from '../../src/sandbox';
+
+const CHROMIUM = '/usr/bin/chromium';
+const present = existsSync(CHROMIUM);
+// On CI a missing browser is a failure (the test below), never a silent skip.
+const skip = !present && !process.env.CI;
+if (skip) {
+  console.warn(
+    `SKIPPED: GraphiQL browser test: ${CHROMIUM} is missing (install the Debian package \`chromium\`).`,
+  );
+}
+
+const TIMEOUT = 120_000;
+const standInIds = exampleIdsFrom(demoData()) ?? PLACEHOLDER_IDS;
+
+/** Waits for a condition in the page, with a message naming it on timeout. */
+async function waitInPage(page: Page, what: string, condition: () => boolean): Promise<void> {
+  try {
+    await page.waitForFunction(condition, { timeout: TIMEOUT / 2, polling: 200 });
+  } catch {
+    throw new Error(`GraphiQL: timed out waiting for ${what}`);
+  }
+}
+
+describe.skipIf(skip)('GraphiQL in headless Chromium, offline', () => {
+  let running: Awaited<ReturnType<typeof start>>;
+  let browser: Browser | undefined;
+  let profile: string;
+
+  beforeAll(async () => {
+    running = await start(loadConfig({ NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'silent' }), () => {});
+    if (!present) return;
+    profile = mkdtempSync(join(tmpdir(), 'graphiql-chromium-'));
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        `--user-data-dir=${profile}`,
+        // As if offline: no host name resolves, so a CDN request could not succeed by luck.
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      ],
+    });
+  }, TIMEOUT);
+  afterAll(async () => {
+    await browser?.close();
+    await running?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it(
+    'renders from the gateway alone, opens on the first example and runs it',
+    async () => {
+      expect(present, `${CHROMIUM} is missing: install the Debian package \`chromium\``).toBe(true);
+      if (!browser) throw new Error('no browser');
+      const origin = new URL(running.url).origin;
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const page = await browser.newPage();
+      const requests: string[] = [];
+      page.on('request', (request) => requests.push(request.url()));
+
+      await page.goto(running.url, { waitUntil: 'load', timeout: TIMEOUT / 2 });
+      const first = EXAMPLE_OPERATIONS[0];
+      if (!first) throw new Error('no example operation');
+      await waitInPage(page, 'the editors', () =>
+        Boolean(document.querySelector('.graphiql-query-editor .view-lines')?.textContent?.includes('query')),
+      );
+      const tabs = await page.$$eval('.graphiql-tab', (nodes) =>
+        nodes.map((n) => n.querySelector('.graphiql-tab-button')?.textContent?.trim()),
+      );
+      expect(tabs).toEqual(EXAMPLE_OPERATIONS.map((op) => op.name));
+      // The active tab is the first example (not GraphiQL's welcome comment), with its variables.
+      const queryText = await page.$eval('.graphiql-query-editor .view-lines', (n) => n.textContent ?? '');
+      expect(queryText.replace(/\s+/g, '')).toContain(`query${first.name}(`);
+      expect(queryText).not.toMatch(/Welcome to GraphiQL/);
+      await waitInPage(page, 'the variables', () =>
+        Boolean(document.querySelector('.graphiql-editor-tool .view-lines')?.textContent?.includes('first')),
+      );
+      const variablesText = await page.$eval('.graphiql-editor-tool .view-lines', (n) => n.textContent ?? '');
+      expect(JSON.parse(variablesText.replace(/\u00a0/g, ' '))).toEqual(first.variables(standInIds));
+
+      const answer = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && (r.request().postData() ?? '').includes(first.name),
+        { timeout: TIMEOUT / 2 },
+      );
+      await page.click('.graphiql-execute-button');
+      const response = await answer;
+      expect(JSON.parse(response.request().postData() ?? '{}').variables).toEqual(
+        first.variables(standInIds),
+      );
+      const body = (await response.json()) as { data?: { tunnels?: { edges: { node: { id: string } }[] } } };
+      const tunnels = demoData().tunnels ?? [];
+      expect(body.data?.tunnels?.edges.map((e) => e.node.id)).toEqual(tunnels.slice(0, 5).map((t) => t.id));
+      const firstId = tunnels[0]?.id ?? '';
+      await waitInPage(page, 'tunnels in the result pane', () =>
+        Boolean(document.querySelector('.graphiql-response')?.textContent?.includes('"tunnels"')),
+      );
+      const shown = await page.$eval('.graphiql-response', (n) => n.textContent ?? '');
+      expect(shown.replace(/\s+/g, '')).toContain(firstId);
+
+      expect(requests.length).toBeGreaterThan(0);
+      const offLoopback = requests.filter(
+        (url) =>
+          !url.startsWith(`${origin}/`) && !url.startsWith(`blob:${origin}/`) && !url.startsWith('data:'),
+      );
+      expect(offLoopback).toEqual([]);
+    },
+    TIMEOUT * 2,
+  );
+});

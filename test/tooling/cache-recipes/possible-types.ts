@@ -1,0 +1,16 @@
+// The schema's interfaces and unions with their members, for fragment matching in client caches
+// (test/tooling/client-caches.test.ts checks this against schema/schema.graphql).
+export const possibleTypes = {
+  Node: ['Tunnel'],
+  Error: ['InvalidInputError', 'NotFoundError'],
+  ReplaceHttpsEdgeRouteBackendResult: [
+    'InvalidInputError',
+    'NotFoundError',
+    'ReplaceHttpsEdgeRouteBackendPayload',
+  ],
+  DeleteHttpsEdgeRouteBackendResult: [
+    'DeleteHttpsEdgeRouteBackendPayload',
+    'InvalidInputError',
+    'NotFoundError',
+  ],
+};
