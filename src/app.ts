@@ -1,14 +1,14 @@
 // createGateway(config) → the yoga instance with its plugins, limits, masking and context.
 // It does not listen: main.ts (or a test) serves it.
-import { type DefinitionNode, Kind, type OperationDefinitionNode } from 'graphql';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga } from 'graphql-yoga';
 import type { Config } from './config';
 import { type Context, createContext } from './context';
-import { GatewayError, missingCredential } from './errors';
+import { GatewayError } from './errors';
+import { useAccessControl } from './gateway/access-control';
 import { credentialOf } from './gateway/credentials';
 import { documentCacheOptions } from './gateway/document-cache';
 import type { ExampleIds } from './gateway/examples';
-import { compiledExecution } from './gateway/execution';
+import { useCompiledExecution } from './gateway/execution';
 import { graphiqlOptions, renderOfflineGraphiQL } from './gateway/graphiql';
 import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
@@ -21,13 +21,15 @@ import {
   useRequestLog,
   yogaLoggerOf,
 } from './gateway/observability';
+import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
-import { operationDeadline, queryLimits } from './gateway/query-limits';
+import { useQueryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
 import { liveAttemptEvents } from './live/attempts';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
+import { createSharedState } from './shared-state';
 import { ReadCache, type TransportOptions, type UpstreamEvents, UpstreamTransport } from './upstream';
 
 export interface GatewayDeps {
@@ -46,49 +48,6 @@ export interface GatewayDeps {
   readonly standIn?: boolean;
 }
 
-/** True when every root field of the operation is introspection, which needs no credential. */
-function onlyIntrospection(operation: OperationDefinitionNode): boolean {
-  return operation.selectionSet.selections.every(
-    (s) =>
-      s.kind === Kind.FIELD &&
-      (s.name.value === '__schema' || s.name.value === '__type' || s.name.value === '__typename'),
-  );
-}
-
-/** Why an operation may not run: no credential (unless only introspection), or a write without the write scope. */
-function refusalOf(args: {
-  document: { definitions: readonly DefinitionNode[] };
-  operationName?: string | null;
-  contextValue: Context;
-}): GatewayError | undefined {
-  const operation = args.document.definitions.find(
-    (d: DefinitionNode): d is OperationDefinitionNode =>
-      d.kind === Kind.OPERATION_DEFINITION &&
-      (args.operationName == null || d.name?.value === args.operationName),
-  );
-  if (!operation) return undefined;
-  const ctx = args.contextValue;
-  if (!ctx.authenticated && !onlyIntrospection(operation)) return missingCredential();
-  if (operation.operation === 'mutation' && !ctx.scopes.includes('write')) {
-    return new GatewayError('FORBIDDEN', 'This token may read but not write.', { httpStatus: 403 });
-  }
-  return undefined;
-}
-
-/** Refuses operations that reach the upstream without a credential, and writes without the write scope. */
-const accessControl: Plugin<Context> = {
-  onExecute({ args, setResultAndStopExecution }) {
-    const refusal = refusalOf(args);
-    if (refusal) setResultAndStopExecution({ errors: [toGraphQLError(refusal)] });
-  },
-  // Subscriptions (SSE and graphql-ws) take this path instead of onExecute.
-  onSubscribe({ args, setResultAndStopExecution }) {
-    const refusal = refusalOf(args);
-    if (refusal) setResultAndStopExecution({ errors: [toGraphQLError(refusal)] });
-  },
-};
-
-/** The transport's settings, every one from the config (tests build transports with it too). */
 /** The transport's options: the config's upstream section as it is, at the URL the gateway talks to. */
 export function transportOptions(config: Config, baseUrl: string): TransportOptions {
   const { url: _url, apiKey: _key, ...upstream } = config.upstream;
@@ -118,6 +77,16 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     cacheMs: config.readiness.cacheMs,
     transport,
   });
+  // Per process without REDIS_URL; with it, what replicas must share (nothing uses it yet but close()).
+  const shared = createSharedState(
+    {
+      redis: config.redis,
+      cache: config.cache,
+      rateLimitPerMin: config.upstream.rateLimitPerMin,
+      livePollBudgetPerMin: config.live.pollBudgetPerMin,
+    },
+    logger,
+  );
   const persisted = persistedOperationsPlugins(config.persisted, schema);
   const live = new LiveEvents(config, { transport, registry: metrics.registry, logger });
 
@@ -155,11 +124,11 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       useUpstreamReadiness(readiness),
       ...persisted,
       ...securityPlugins(config),
-      queryLimits(config.limits),
-      // Before operationDeadline, which must wrap the execute function this one sets.
-      compiledExecution(),
-      operationDeadline(config.limits),
-      accessControl,
+      useQueryLimits(config.limits),
+      // Before useOperationDeadline, which must wrap the execute function this one sets.
+      useCompiledExecution(),
+      useOperationDeadline(config.limits),
+      useAccessControl(),
     ],
   });
 
@@ -170,9 +139,12 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     metrics: metrics.registry,
     /** Live tunnel events: their pollers and open streams. */
     live,
+    /** State shared with other replicas through Redis (REDIS_URL), else per process. */
+    shared,
     async close() {
       await live.close();
       await transport.close();
+      await shared.close();
     },
   };
 }

@@ -66,7 +66,7 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operationName: s
   }
 }
 
-export function compiledExecution(): Plugin {
+export function useCompiledExecution(): Plugin {
   // Held as long as the document is: yoga's parse cache keeps one per distinct query text (an LRU
   // of 1024, an hour at most), so compiled operations are bounded by it.
   const cache = new WeakMap<DocumentNode, Map<string | undefined, Compiled>>();

@@ -94,9 +94,10 @@ export function usePersistedOperationsManifest(
         message: 'Only persisted operations are accepted: send their id, not a query.',
         extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
       },
+      // yoga's own status for a request without a query: 400, but 200 under legacy application/json.
       keyNotFound: {
         message: 'Send a query, or a persisted operation id (documentId or extensions.persistedQuery).',
-        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+        extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } },
       },
     },
   });

@@ -1,6 +1,5 @@
-// What one operation may ask and how long it may take: document size in tokens, selection depth,
-// aliases, directives and static cost, checked at parse and validation time before anything runs;
-// then a deadline over its execution that every upstream call, retry and queue wait respects.
+// What one operation may ask: document size in tokens, selection depth, aliases, directives and
+// static cost, checked at parse and validation time before anything runs.
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
@@ -13,7 +12,6 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config';
-import { withDeadline } from '../upstream/deadline';
 
 /** graphql-armor says "Syntax Error: …"; clients get the limit as the validation error it is. */
 function report(context: ValidationContext | null, error: GraphQLError): void {
@@ -40,7 +38,7 @@ export function limitRules(config: LimitsConfig): ValidationRule[] {
 }
 
 /** Parse with graphql-js's own token cap, then validate with the limit rules. */
-export function queryLimits(config: LimitsConfig): Plugin {
+export function useQueryLimits(config: LimitsConfig): Plugin {
   const rules = limitRules(config);
   return {
     onParse({ parseFn, setParseFn }) {
@@ -48,15 +46,6 @@ export function queryLimits(config: LimitsConfig): Plugin {
     },
     onValidate({ addValidationRule }) {
       for (const rule of rules) addValidationRule(rule);
-    },
-  };
-}
-
-/** Gives each operation a deadline that the upstream layer reads (see src/upstream/deadline.ts). */
-export function operationDeadline(config: LimitsConfig): Plugin {
-  return {
-    onExecute({ executeFn, setExecuteFn }) {
-      setExecuteFn((args) => withDeadline(config.operationTimeoutMs, () => executeFn(args)));
     },
   };
 }

@@ -12,7 +12,7 @@ import {
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
-import { compiledExecution } from '../../src/gateway/execution';
+import { useCompiledExecution } from '../../src/gateway/execution';
 import { createMaskError } from '../../src/gateway/graphql-errors';
 
 const Item = new GraphQLObjectType({
@@ -68,7 +68,7 @@ function gateway(plugins: Plugin[]) {
 }
 
 const interpreted = gateway([]);
-const compiled = gateway([compiledExecution()]);
+const compiled = gateway([useCompiledExecution()]);
 
 const cases: [string, Record<string, unknown>][] = [
   ['plain and async fields', { query: '{ fine later }' }],
@@ -156,7 +156,7 @@ describe('mutations keep graphql-js serial semantics', () => {
     };
   };
   const interpretedRun = run([]);
-  const compiledRun = run([compiledExecution()]);
+  const compiledRun = run([useCompiledExecution()]);
   /** graphql-js itself, without yoga: the reference. */
   const reference = async (source: string) => {
     writes = [];
