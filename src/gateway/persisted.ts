@@ -80,7 +80,7 @@ export function usePersistedOperationsManifest(
   only: boolean,
   apq?: ApqStore,
 ): Plugin {
-  return usePersistedOperations({
+  const lookup = usePersistedOperations({
     getPersistedOperation: (id) => operations.get(id) ?? apq?.get(id) ?? null,
     allowArbitraryOperations: !only,
     extractPersistedOperationId: extractOperationId,
@@ -94,13 +94,26 @@ export function usePersistedOperationsManifest(
         message: 'Only persisted operations are accepted: send their id, not a query.',
         extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
       },
-      // yoga's own status for a request without a query: 400, but 200 under legacy application/json.
       keyNotFound: {
         message: 'Send a query, or a persisted operation id (documentId or extensions.persistedQuery).',
-        extensions: { code: 'BAD_REQUEST', http: { spec: true, status: 400 } },
+        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
       },
     },
   });
+  return {
+    ...lookup,
+    // A request with neither a query nor an id is yoga's to refuse, with yoga's own status, unless only
+    // persisted operations may run.
+    onParams(payload) {
+      if (
+        !only &&
+        !payload.params.query &&
+        extractOperationId(payload.params, payload.request, payload.context) == null
+      )
+        return;
+      return lookup.onParams?.(payload);
+    },
+  };
 }
 
 /**

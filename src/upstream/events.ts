@@ -38,3 +38,19 @@ export interface UpstreamEvents {
    */
   rateLimited?(e: { route: RouteName; source: 'upstream' | 'gateway'; retryAfter?: number }): void;
 }
+
+/** Every hook's name, for whoever listens to all of them (tests record each). */
+export const UPSTREAM_EVENT_NAMES = [
+  'attempt',
+  'coalesced',
+  'cacheHit',
+  'retry',
+  'circuit',
+  'rateLimited',
+] as const satisfies readonly (keyof UpstreamEvents)[];
+
+// A hook added to UpstreamEvents without its name above fails to compile here.
+const everyHookNamed: Exclude<keyof UpstreamEvents, (typeof UPSTREAM_EVENT_NAMES)[number]> extends never
+  ? true
+  : never = true;
+void everyHookNamed;

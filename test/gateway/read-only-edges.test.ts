@@ -2,7 +2,8 @@
 // plainly (FORBIDDEN, why, what to use instead) and never retries it; reads still work.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/sandbox';
-import { DELETE, type Harness, KEY, oneRouteAccount, REPLACE, startHarness } from '../reliability/harness';
+import { DELETE, oneRouteAccount, REPLACE } from '../support/fixtures';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const { edge, route, backend, seed } = oneRouteAccount([]);
 const READ_ONLY =
@@ -10,9 +11,9 @@ const READ_ONLY =
 const READ = `{ httpsEdgeRouteBackend(edgeId: "${edge}", routeId: "${route}") { backend { id } } }`;
 
 describe('a stand-in with read-only edges (edgesReadOnly, --edges-read-only)', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: seed }, sandbox: { edgesReadOnly: true } });
+    h = await startStack({ accounts: { [KEY]: seed }, sandbox: { edgesReadOnly: true } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.resetCalls());
@@ -48,9 +49,9 @@ describe('a stand-in with read-only edges (edgesReadOnly, --edges-read-only)', (
 });
 
 describe('ERR_NGROK_7196 as an injected fault', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: seed } });
+    h = await startStack({ accounts: { [KEY]: seed } });
   });
   afterAll(() => h.close());
 

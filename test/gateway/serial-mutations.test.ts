@@ -2,7 +2,8 @@
 // after a failed write must never reach the upstream (compiled execution once sent it anyway).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTunnels, newId } from '../../src/sandbox';
-import { type Harness, KEY, oneRouteAccount, startHarness } from '../reliability/harness';
+import { oneRouteAccount } from '../support/fixtures';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const { edge, route, seed } = oneRouteAccount(makeTunnels(1, { seed: 31 }));
 const FIRST = newId('bkdtg');
@@ -14,9 +15,9 @@ const replace = (alias: string, backendId: string) =>
 const TWO_WRITES = `mutation {\n  ${replace('a', FIRST)}\n  ${replace('b', SECOND)}\n}`;
 
 describe('two writes in one mutation', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: { ...seed, backends: [FIRST, SECOND] } } });
+    h = await startStack({ accounts: { [KEY]: { ...seed, backends: [FIRST, SECOND] } } });
   });
   afterAll(() => h.close());
   beforeEach(() => {

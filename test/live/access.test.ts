@@ -9,8 +9,8 @@ import { makeTunnels } from '../../src/sandbox';
 import {
   EVENTS,
   KEY,
-  type LiveStack,
   OTHER_KEY,
+  type Stack,
   type Subscriber,
   sse,
   startLiveStack,
@@ -22,7 +22,7 @@ import {
 const TOKEN = 'reader-token-0123456789';
 
 describe('tunnelEvents access', () => {
-  let stack: LiveStack;
+  let stack: Stack;
   const open: Subscriber[] = [];
   const clients: { dispose(): void | Promise<void> }[] = [];
   afterEach(async () => {
@@ -134,7 +134,7 @@ describe('tunnelEvents access', () => {
     expect(calls).toBeLessThanOrEqual(2);
     await new Promise((resolve) => setTimeout(resolve, 5 * 200));
     expect(stack.sandbox.calls('listTunnels')).toBe(calls);
-    expect(stack.log()).not.toContain(bogus);
+    expect(stack.text()).not.toContain(bogus);
   });
 
   it('LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL and LIVE_MAX_SUBSCRIPTIONS: beyond them RATE_LIMITED, others unaffected', async () => {

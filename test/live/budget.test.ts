@@ -3,10 +3,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
 import { credentialDigest } from '../../src/upstream';
-import { EVENTS, KEY, type LiveStack, metric, type Subscriber, sse, startLiveStack, until } from './support';
+import { EVENTS, KEY, metric, type Stack, type Subscriber, sse, startLiveStack, until } from './support';
 
 /** Waits while the poller could have made several more walks, then reads the call count again. */
-async function settled(stack: LiveStack, expected: number): Promise<number> {
+async function settled(stack: Stack, expected: number): Promise<number> {
   await until(() => stack.sandbox.calls('listTunnels') >= expected, `${expected} calls`);
   // Ten intervals: enough for more walks if the budget did not hold them back.
   await new Promise((resolve) => setTimeout(resolve, 10 * 100));
@@ -14,7 +14,7 @@ async function settled(stack: LiveStack, expected: number): Promise<number> {
 }
 
 describe('the poll budget', () => {
-  let stack: LiveStack;
+  let stack: Stack;
   const open: Subscriber[] = [];
   afterEach(async () => {
     for (const s of open.splice(0)) s.close();
@@ -50,7 +50,7 @@ describe('the poll budget', () => {
 });
 
 describe('the poller lifecycle', () => {
-  let stack: LiveStack;
+  let stack: Stack;
   afterEach(() => stack.close());
 
   it('starts with the first subscriber, stops LIVE_IDLE_MS after the last leaves, and logs both without the credential', async () => {
@@ -73,7 +73,7 @@ describe('the poller lifecycle', () => {
     await new Promise((resolve) => setTimeout(resolve, 10 * 200));
     expect(stack.sandbox.calls('listTunnels')).toBe(after);
 
-    const log = stack.log();
+    const log = stack.text();
     const digest = credentialDigest(KEY);
     expect(log).toContain('"msg":"live poller started"');
     expect(log).toContain('"msg":"live poller stopped"');

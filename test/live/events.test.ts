@@ -7,8 +7,8 @@ import {
   EVENTS,
   graphqlTunnel,
   KEY,
-  type LiveStack,
   metric,
+  type Stack,
   type Subscriber,
   sse,
   startLiveStack,
@@ -21,7 +21,7 @@ import {
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
 describe('tunnelEvents', () => {
-  let stack: LiveStack;
+  let stack: Stack;
   const open: Subscriber[] = [];
   afterEach(async () => {
     for (const s of open.splice(0)) s.close();

@@ -2,10 +2,10 @@
 // see), failures back off without closing streams, and a 429 pauses polling for its Retry-After.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { EVENTS, KEY, type LiveStack, metric, type Subscriber, sse, startLiveStack, until } from './support';
+import { EVENTS, KEY, metric, type Stack, type Subscriber, sse, startLiveStack, until } from './support';
 
 describe('tunnelEvents under upstream faults', () => {
-  let stack: LiveStack;
+  let stack: Stack;
   const open: Subscriber[] = [];
   afterEach(async () => {
     for (const s of open.splice(0)) s.close();

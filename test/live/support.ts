@@ -1,23 +1,12 @@
-// A gateway with graphql-ws attached and a stand-in upstream on loopback, plus SSE and graphql-ws
-// subscribers that collect what they receive, for the live tunnel events tests.
-import { createServer } from 'node:http';
-import { Writable } from 'node:stream';
+// The live tunnel events tests' preset of the one harness (graphql-ws attached, fast polling), plus SSE
+// and graphql-ws subscribers that collect what they receive.
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createGateway, type Gateway } from '../../src/app';
-import { type Config, loadConfig } from '../../src/config';
-import { attachWebSocket } from '../../src/gateway/websocket';
-import { createLogger } from '../../src/log';
-import {
-  type AccountSeed,
-  type Sandbox,
-  type SandboxOptions,
-  startSandbox,
-  type UpstreamTunnel,
-} from '../../src/sandbox';
-import { listen } from '../support/stack';
+import type { Gateway } from '../../src/app';
+import type { AccountSeed, UpstreamTunnel } from '../../src/sandbox';
+import { type Stack, type StackOptions, startStack } from '../support/stack';
 
-export { KEY, OTHER_KEY, TUNNEL_FIELDS } from '../support/stack';
+export { KEY, OTHER_KEY, type Stack, TUNNEL_FIELDS } from '../support/stack';
 
 export const EVENTS = (fields = 'id publicUrl region') =>
   `subscription Events($includeCurrent: Boolean) { tunnelEvents(includeCurrent: $includeCurrent) { kind tunnelId observedAt tunnel { ${fields} } } }`;
@@ -29,61 +18,18 @@ export interface EventResult {
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
 
-export interface LiveStack {
-  sandbox: Sandbox;
-  gateway: Gateway;
-  config: Config;
-  url: string;
-  wsUrl: string;
-  /** The gateway's log so far (JSON lines). */
-  log(): string;
-  close(): Promise<void>;
-}
+/** Live-events settings for tests: a fast poll with room for one walk per interval. */
+export const LIVE_ENV = {
+  LIVE_POLL_INTERVAL_MS: '200',
+  LIVE_IDLE_MS: '200',
+  // Room for polling every interval; the budget tests set their own.
+  LIVE_POLL_BUDGET_PER_MIN: '6000',
+};
 
-export async function startLiveStack(options: {
-  accounts: Record<string, AccountSeed>;
-  env?: Record<string, string>;
-  sandbox?: Omit<SandboxOptions, 'accounts'>;
-}): Promise<LiveStack> {
-  const sandbox = await startSandbox({ rateLimit: false, ...options.sandbox, accounts: options.accounts });
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    NGROK_API_URL: sandbox.url,
-    LIVE_POLL_INTERVAL_MS: '200',
-    LIVE_IDLE_MS: '200',
-    // Room for polling every interval; the budget tests set their own.
-    LIVE_POLL_BUDGET_PER_MIN: '6000',
-    LOG_FORMAT: 'json',
-    ...options.env,
-  });
-  const chunks: string[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      chunks.push(String(chunk));
-      done();
-    },
-  });
-  const gateway = createGateway(config, { logger: createLogger(config, stream) });
-  const server = createServer(gateway.yoga);
-  const websocket = attachWebSocket(server, gateway, config, { keepAliveMs: 1_000 });
-  const base = await listen(server);
-  return {
-    sandbox,
-    gateway,
-    config,
-    url: `${base}/graphql`,
-    wsUrl: `${base.replace(/^http/, 'ws')}/graphql`,
-    log: () => chunks.join(''),
-    async close() {
-      await gateway.live.close();
-      await websocket.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await gateway.close();
-      await sandbox.close();
-    },
-  };
-}
+/** The one harness (test/support/stack.ts) with graphql-ws attached and fast live polling. */
+export const startLiveStack = (
+  options: StackOptions & { accounts: Record<string, AccountSeed> },
+): Promise<Stack> => startStack({ ...options, websocket: true, env: { ...LIVE_ENV, ...options.env } });
 
 /** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs` with `what`. */
 export async function until(

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { start } from '../../src/main';
 import { makeTunnels } from '../../src/sandbox';
-import { EVENTS, type EventResult, KEY, type LiveStack, sse, startLiveStack, until } from './support';
+import { EVENTS, type EventResult, KEY, type Stack, sse, startLiveStack, until } from './support';
 
 describe('tunnelEvents transports', () => {
   const cleanup: (() => Promise<void>)[] = [];
@@ -29,7 +29,7 @@ describe('tunnelEvents transports', () => {
 
   it('GET with Accept: text/event-stream streams too (with a CSRF-prevention header, as any GET needs)', async () => {
     const tunnels = makeTunnels(2, { seed: 71 });
-    const stack: LiveStack = await startLiveStack({ accounts: { [KEY]: { tunnels } } });
+    const stack: Stack = await startLiveStack({ accounts: { [KEY]: { tunnels } } });
     cleanup.push(() => stack.close());
     const abort = new AbortController();
     cleanup.push(async () => abort.abort());

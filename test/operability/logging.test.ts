@@ -4,8 +4,7 @@ import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, usePretty } from '../../src/log';
 import { makeTunnels } from '../../src/sandbox';
-import { KEY } from '../support/stack';
-import { type LoggedStack, startLogged } from './support';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(6, { seed: 61 });
 const id = (i: number) => tunnels[i]?.id ?? '';
@@ -14,9 +13,9 @@ const MANY = 'query Many($ids: [ID!]!) { nodes(ids: $ids) { id } }';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describe('the request log', () => {
-  let stack: LoggedStack;
+  let stack: Stack;
   beforeAll(async () => {
-    stack = await startLogged({ accounts: { [KEY]: { tunnels } }, env: { UPSTREAM_RETRIES: '1' } });
+    stack = await startStack({ accounts: { [KEY]: { tunnels } }, env: { UPSTREAM_RETRIES: '1' } });
   });
   afterAll(() => stack.close());
   afterEach(() => {

@@ -2,8 +2,7 @@
 // that validated, the rest counted as "other"), and in a log line it is cut to a printable prefix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { KEY } from '../support/stack';
-import { type LoggedStack, startLogged } from './support';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(1, { seed: 7 });
 const ONE = 'query OneTunnel($id: ID!) { tunnel(id: $id) { id } }';
@@ -28,7 +27,7 @@ const operationNames = (text: string) =>
   new Set([...text.matchAll(/operationName="((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]));
 
 describe('operationName as a metric label', () => {
-  let stack: LoggedStack;
+  let stack: Stack;
   const scrape = async () => (await fetch(`${stack.base}/metrics`)).text();
   /** Introspection-only operations need no credential, as an anonymous flood would send them. */
   const flood = async (from: number, count: number) => {
@@ -43,7 +42,7 @@ describe('operationName as a metric label', () => {
   };
 
   beforeAll(async () => {
-    stack = await startLogged({
+    stack = await startStack({
       accounts: { [KEY]: { tunnels } },
       env: { METRICS_MAX_OPERATION_NAMES: '3', MAX_BATCH: '100' },
     });

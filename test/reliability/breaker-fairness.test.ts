@@ -3,16 +3,16 @@
 // circuit for every tenant. And no attempt is sent with too little time left to succeed.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { type Harness, KEY, OTHER_KEY, startHarness } from './harness';
+import { KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(2, { seed: 9 });
 const TUNNEL = 'query($id: ID!) { tunnel(id: $id) { id } }';
 const LIST = '{ tunnels(first: 1) { nodes { id } } }';
 
 describe('a tenant cut short by its own deadline', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: { tunnels }, [OTHER_KEY]: { tunnels } },
       // Every operation ends after 300 ms, well inside one attempt's UPSTREAM_TIMEOUT_MS.
       env: {
@@ -40,9 +40,9 @@ describe('a tenant cut short by its own deadline', () => {
 });
 
 describe('an attempt with too little time left', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: { tunnels } },
       env: {
         OPERATION_TIMEOUT_MS: '400',

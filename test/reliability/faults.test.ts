@@ -2,7 +2,8 @@
 // attempts, and a gateway that still serves the next request.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AccountSeed, type Fault, makeTunnels, newId } from '../../src/sandbox';
-import { DELETE, type Harness, KEY, OTHER_KEY, REPLACE, sleep, startHarness } from './harness';
+import { DELETE, REPLACE, sleep } from '../support/fixtures';
+import { KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(4, { seed: 41 });
 const [t0, t1] = tunnels as [(typeof tunnels)[0], (typeof tunnels)[0]];
@@ -40,12 +41,12 @@ const failedTunnel = (message: string, extensions: Record<string, unknown>) => (
   errors: [{ message, locations: [{ line: 1, column: 19 }], path: ['tunnel'], extensions }],
 });
 
-const backendOf = (h: Harness) => h.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend?.backendId;
+const backendOf = (h: Stack) => h.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend?.backendId;
 
 describe('upstream faults', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed() },
       // The breaker has its own tests; here it would open after a few faults in a row.
       env: { UPSTREAM_TIMEOUT_MS: '300', BREAKER_FAILURE_THRESHOLD: '0', UPSTREAM_RETRY_BASE_MS: '10' },
@@ -309,10 +310,10 @@ describe('upstream faults', () => {
 });
 
 describe('a 429 with Retry-After pauses the credential', () => {
-  let h: Harness;
+  let h: Stack;
   beforeEach(async () => {
     // A harness per test: a pause lasts as long as the upstream asked.
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed(), [OTHER_KEY]: seed() },
       env: { BREAKER_FAILURE_THRESHOLD: '0', UPSTREAM_MAX_CONCURRENCY: '1' },
     });
@@ -383,9 +384,9 @@ describe('a 429 with Retry-After pauses the credential', () => {
 });
 
 describe('the operation deadline', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed() },
       // A per-call timeout far beyond the test's own: only the operation deadline can end the wait.
       env: { OPERATION_TIMEOUT_MS: '400', UPSTREAM_TIMEOUT_MS: '120000', UPSTREAM_RETRY_BASE_MS: '1000' },

@@ -4,7 +4,8 @@
 // operations, a time cap of a few seconds).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountSeed, type Fault, makeTunnels, newId, type RouteName } from '../../src/sandbox';
-import { DELETE, type Harness, KEY, REPLACE, startHarness } from './harness';
+import { DELETE, REPLACE } from '../support/fixtures';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const SEED = 0x5eed;
 const ROUTES = 6;
@@ -80,9 +81,9 @@ interface Write {
 }
 
 describe('bounded load against a flaky upstream', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed },
       sandbox: { maxConcurrentPerKey: MAX_CONCURRENCY },
       env: {

@@ -2,7 +2,9 @@
 // with its bounded queue, the bounded keep-alive pool, and retries of writes that never left.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AccountSeed, makeTunnels, newId, type Sandbox, startSandbox } from '../../src/sandbox';
-import { closedPort, type Harness, KEY, OTHER_KEY, type Relay, sleep, startHarness } from './harness';
+import { sleep } from '../support/fixtures';
+import { closedPort, type Relay } from '../support/relay';
+import { KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(8, { seed: 7 });
 const ids = tunnels.map((t) => t.id);
@@ -19,9 +21,9 @@ const aliases = (n: number) =>
     .join(' ')} }`;
 
 describe('circuit breaker', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: { tunnels } },
       // Refused credentials are remembered by default (refused-credentials.test.ts); here the 403 must reach the breaker.
       env: {
@@ -130,9 +132,9 @@ describe('circuit breaker', () => {
 });
 
 describe('per-credential concurrency cap', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: { tunnels }, [OTHER_KEY]: { tunnels } },
       env: { UPSTREAM_MAX_CONCURRENCY: '2', UPSTREAM_QUEUE_LIMIT: '3' },
     });
@@ -183,11 +185,11 @@ describe('per-credential concurrency cap', () => {
 });
 
 describe('keep-alive pool', () => {
-  let h: Harness;
+  let h: Stack;
   afterEach(() => h.close());
   const relay = (): Relay => h.relay as Relay;
   const start = async (env: Record<string, string>) => {
-    h = await startHarness({ accounts: { [KEY]: { tunnels } }, env, relay: true });
+    h = await startStack({ accounts: { [KEY]: { tunnels } }, env, relay: true });
   };
 
   it('never opens more than UPSTREAM_CONNECTIONS sockets', async () => {
@@ -237,7 +239,7 @@ describe('writes that never reached the upstream', () => {
   const input = { edgeId: edge, routeId: route, backendId: backendB };
 
   it('connection refused on every attempt: retried, then UPSTREAM_UNAVAILABLE', async () => {
-    const h = await startHarness({
+    const h = await startStack({
       upstreamUrl: `http://127.0.0.1:${await closedPort()}`,
       env: { UPSTREAM_RETRY_BASE_MS: '10' },
     });
@@ -261,7 +263,7 @@ describe('writes that never reached the upstream', () => {
     const port = await closedPort();
     let upstream: Sandbox | undefined;
     let starting: Promise<Sandbox> | undefined;
-    const h = await startHarness({
+    const h = await startStack({
       upstreamUrl: `http://127.0.0.1:${port}`,
       env: { UPSTREAM_RETRY_BASE_MS: '400' },
       hooks: {

@@ -4,7 +4,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
-import { KEY, sleep } from './harness';
+import { sleep } from '../support/fixtures';
+import { KEY } from '../support/stack';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tunnels = makeTunnels(2, { seed: 3 });

@@ -6,7 +6,8 @@ import { defaultConfig } from '../../src/config';
 import { type AccountSeed, makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
 import { attemptTimeout } from '../../src/upstream/timeout';
 import { UpstreamTransport } from '../../src/upstream/transport';
-import { KEY, sleep } from './harness';
+import { sleep } from '../support/fixtures';
+import { KEY } from '../support/stack';
 
 /** Blocks the event loop, as a long garbage collection would. */
 function stall(ms: number): void {

@@ -3,8 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { listen } from '../support/stack';
-import { type Harness, KEY, startHarness } from './harness';
+import { KEY, listen, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(3, { seed: 5 });
 const t0 = tunnels[0];
@@ -12,9 +11,9 @@ const TUNNEL = 'query($id: ID!) { tunnel(id: $id) { id tunnelSession { id } } }'
 const LIST = 'query($first: Int) { tunnels(first: $first) { nodes { id } } }';
 
 describe('upstream bodies are read up to UPSTREAM_MAX_BODY_BYTES', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: { tunnels } },
       env: { UPSTREAM_MAX_BODY_BYTES: '65536', UPSTREAM_RETRIES: '0' },
     });
@@ -73,10 +72,10 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 describe('what the upstream sends is checked like client input', () => {
   let answer: (req: IncomingMessage, res: ServerResponse) => void = () => undefined;
   let upstream: Awaited<ReturnType<typeof bareUpstream>>;
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
     upstream = await bareUpstream((req, res) => answer(req, res));
-    h = await startHarness({
+    h = await startStack({
       upstreamUrl: upstream.url,
       env: { UPSTREAM_RETRIES: '0', OPERATION_TIMEOUT_MS: '2000', BREAKER_FAILURE_THRESHOLD: '0' },
     });

@@ -2,7 +2,9 @@
 // UNKNOWN) instead of reading like a plain failure. A write the upstream refused, or never got, does not.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Fault } from '../../src/sandbox';
-import { closedPort, type Harness, KEY, oneRouteAccount, REPLACE, startHarness } from './harness';
+import { oneRouteAccount, REPLACE } from '../support/fixtures';
+import { closedPort } from '../support/relay';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const { edge, route, seed } = oneRouteAccount([]);
 const backendB = seed.backends?.[0] ?? '';
@@ -10,9 +12,9 @@ const UNKNOWN =
   'The ngrok API did not confirm the change, which may have been applied; read it back before retrying.';
 
 describe('writes whose outcome is unknown', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed },
       env: { UPSTREAM_TIMEOUT_MS: '300', BREAKER_FAILURE_THRESHOLD: '0' },
     });
@@ -60,9 +62,9 @@ describe('writes whose outcome is unknown', () => {
 });
 
 describe('a write that never left the gateway', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed },
       upstreamUrl: `http://127.0.0.1:${await closedPort()}`,
       env: { UPSTREAM_RETRIES: '0', BREAKER_FAILURE_THRESHOLD: '0' },

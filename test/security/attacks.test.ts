@@ -2,7 +2,8 @@
 // reaches the upstream.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { type Harness, KEY, oneRouteAccount, startHarness } from '../reliability/harness';
+import { oneRouteAccount } from '../support/fixtures';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(3, { seed: 5 });
 const { edge, route, backend, seed } = oneRouteAccount(tunnels);
@@ -15,9 +16,9 @@ const JSON_HEADERS = {
 type Body = { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 
 describe('standard GraphQL attacks', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: seed } });
+    h = await startStack({ accounts: { [KEY]: seed } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.resetCalls());
@@ -273,7 +274,7 @@ describe('standard GraphQL attacks', () => {
 
 describe('configured limits', () => {
   it('lowered limits apply to ordinary queries, before any upstream call', async () => {
-    const h = await startHarness({
+    const h = await startStack({
       accounts: { [KEY]: seed },
       env: { MAX_DEPTH: '3', MAX_ALIASES: '1', MAX_TOKENS: '20', MAX_COST: '10', MAX_BATCH: '0' },
     });
@@ -315,7 +316,7 @@ describe('configured limits', () => {
   });
 
   it('INTROSPECTION=false refuses __schema and __type; __typename still works', async () => {
-    const h = await startHarness({ accounts: { [KEY]: seed }, env: { INTROSPECTION: 'false' } });
+    const h = await startStack({ accounts: { [KEY]: seed }, env: { INTROSPECTION: 'false' } });
     try {
       for (const field of ['__schema { queryType { name } }', '__type(name: "Tunnel") { name }']) {
         const { status, body } = await h.gql(`{ ${field} }`, {}, { key: null });
@@ -330,7 +331,7 @@ describe('configured limits', () => {
   });
 
   it('CORS_ORIGINS lets the listed origins in, and only them', async () => {
-    const h = await startHarness({
+    const h = await startStack({
       accounts: { [KEY]: seed },
       env: { CORS_ORIGINS: 'https://app.example.com,http://localhost:5173' },
     });
@@ -360,7 +361,7 @@ describe('configured limits', () => {
   });
 
   it('development allows any origin by default (GraphiQL and local frontends)', async () => {
-    const h = await startHarness({ accounts: { [KEY]: seed }, env: { NODE_ENV: 'development' } });
+    const h = await startStack({ accounts: { [KEY]: seed }, env: { NODE_ENV: 'development' } });
     try {
       const post = await h.raw({
         method: 'POST',

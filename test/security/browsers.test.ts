@@ -6,7 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { start } from '../../src/main';
 import { makeTunnels } from '../../src/sandbox';
-import { type Harness, KEY, oneRouteAccount, startHarness } from '../reliability/harness';
+import { oneRouteAccount } from '../support/fixtures';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(2, { seed: 21 });
 const { edge, route, backend, seed } = oneRouteAccount(tunnels);
@@ -51,9 +52,9 @@ const refusedWith = (answer: Answer, status: number, code: string) => {
 };
 
 describe('a development gateway holding a key, on loopback, without tokens', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed },
       env: { NODE_ENV: 'development', HOST: '127.0.0.1', NGROK_API_KEY: KEY },
     });
@@ -120,7 +121,7 @@ describe('a development gateway holding a key, on loopback, without tokens', () 
 
 describe('what the listed origins and hosts open', () => {
   it('CORS_ORIGINS lets a listed origin in (preflight and request); ALLOWED_HOSTS adds a name', async () => {
-    const h = await startHarness({
+    const h = await startStack({
       accounts: { [KEY]: seed },
       env: {
         NODE_ENV: 'production',
@@ -153,7 +154,7 @@ describe('what the listed origins and hosts open', () => {
   });
 
   it('pass-through mode keeps its rule: any origin in development, and any Host off loopback', async () => {
-    const h = await startHarness({ accounts: { [KEY]: seed }, env: { NODE_ENV: 'development' } });
+    const h = await startStack({ accounts: { [KEY]: seed }, env: { NODE_ENV: 'development' } });
     try {
       const origin = 'http://localhost:3000';
       const post = await send(
@@ -200,7 +201,7 @@ describe('npm start', () => {
   });
 
   it('holding a key without tokens, says in one line what protects it', async () => {
-    const h = await startHarness({ accounts: { [KEY]: seed } });
+    const h = await startStack({ accounts: { [KEY]: seed } });
     const lines: string[] = [];
     const running = await start(
       loadConfig({ PORT: '0', HOST: '127.0.0.1', NGROK_API_URL: h.sandbox.url, NGROK_API_KEY: KEY }),

@@ -2,12 +2,12 @@
 // header: every MUST passes; the SHOULD and MAY it does not meet are pinned here, with why.
 import { auditServer } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../reliability/harness';
+import { type Stack, startStack } from '../support/stack';
 
 describe('graphql-http server audit', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ env: { NODE_ENV: 'production' } });
+    h = await startStack({ env: { NODE_ENV: 'production' } });
   });
   afterAll(() => h.close());
 

@@ -3,7 +3,8 @@
 // stand-in sees no request at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { type Harness, KEY, oneRouteAccount, startHarness } from '../reliability/harness';
+import { oneRouteAccount } from '../support/fixtures';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(2, { seed: 9 });
 const { edge, route, backend, seed } = oneRouteAccount(tunnels);
@@ -35,9 +36,9 @@ const refusedAsError = (body: Answer) =>
   body.errors?.length === 1 && body.errors[0]?.extensions?.code === 'BAD_USER_INPUT';
 
 describe('hostile ids and cursors never reach the upstream', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: seed } });
+    h = await startStack({ accounts: { [KEY]: seed } });
   });
   afterAll(() => h.close());
 

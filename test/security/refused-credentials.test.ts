@@ -3,15 +3,15 @@
 // upstream call per key, and memory stays bounded.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { type Harness, KEY, startHarness } from '../reliability/harness';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(1, { seed: 3 });
 const LIST = '{ tunnels(first: 1) { nodes { id } } }';
 
 describe('refused credentials (pass-through mode)', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: { tunnels } },
       env: { REFUSED_CREDENTIAL_MAX_ENTRIES: '50' },
     });
@@ -51,9 +51,9 @@ describe('refused credentials (pass-through mode)', () => {
 });
 
 describe('REFUSED_CREDENTIAL_TTL_MS', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: { tunnels } }, env: { REFUSED_CREDENTIAL_TTL_MS: '0' } });
+    h = await startStack({ accounts: { [KEY]: { tunnels } }, env: { REFUSED_CREDENTIAL_TTL_MS: '0' } });
   });
   afterAll(() => h.close());
 

@@ -3,7 +3,7 @@
 import { createYoga } from 'graphql-yoga';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema';
-import { type Harness, KEY, startHarness } from '../reliability/harness';
+import { KEY, type Stack, startStack } from '../support/stack';
 
 const ACCEPTS = ['application/graphql-response+json', 'application/json'] as const;
 const SECRET = 'secret-body-text';
@@ -81,9 +81,9 @@ async function yogaStatus(row: Row, accept: string): Promise<number> {
 type Body = { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 
 describe('request errors', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ env: { NODE_ENV: 'production' } });
+    h = await startStack({ env: { NODE_ENV: 'production' } });
   });
   afterAll(() => h.close());
 
@@ -157,7 +157,7 @@ describe('request errors', () => {
   });
 
   it('bad JSON outside production: no body text either, in the answer or the log', async () => {
-    const dev = await startHarness({ env: { NODE_ENV: 'development' } });
+    const dev = await startStack({ env: { NODE_ENV: 'development' } });
     try {
       const { status, text } = await dev.raw({
         method: 'POST',

@@ -4,7 +4,7 @@ import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMaskError } from '../../src/gateway/graphql-errors';
 import { type AccountSeed, makeTunnels, newId } from '../../src/sandbox';
-import { type Harness, KEY, OTHER_KEY, startHarness } from '../reliability/harness';
+import { KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 
 const mine = makeTunnels(2, { seed: 21 });
 const theirs = makeTunnels(2, { seed: 22 });
@@ -23,7 +23,7 @@ const ids = (body: { data?: Record<string, unknown> | null }) =>
   (body.data?.tunnels as { nodes: { id: string }[] } | undefined)?.nodes.map((n) => n.id);
 
 /** The upstream's own error text for a fault, read straight from the stand-in. */
-async function upstreamMessage(h: Harness, path: string): Promise<string> {
+async function upstreamMessage(h: Stack, path: string): Promise<string> {
   const response = await fetch(`${h.sandbox.url}${path}`, {
     headers: { authorization: `Bearer ${KEY}`, 'ngrok-version': '2' },
   });
@@ -33,10 +33,10 @@ async function upstreamMessage(h: Harness, path: string): Promise<string> {
 }
 
 describe('pass-through mode: keys and upstream text stay out of answers and logs', () => {
-  let h: Harness;
+  let h: Stack;
   const unknownKey = 'unknown-key-0123456789abcdef';
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: seed(), [OTHER_KEY]: seed(theirs) } });
+    h = await startStack({ accounts: { [KEY]: seed(), [OTHER_KEY]: seed(theirs) } });
   });
   afterAll(() => h.close());
   beforeEach(() => {
@@ -92,11 +92,11 @@ describe('pass-through mode: keys and upstream text stay out of answers and logs
 });
 
 describe('server-held key mode: gateway tokens with scopes', () => {
-  let h: Harness;
+  let h: Stack;
   const READ = 'read-token-0123456789abcdef';
   const WRITE = 'write-token-0123456789abcdef';
   beforeAll(async () => {
-    h = await startHarness({
+    h = await startStack({
       accounts: { [KEY]: seed() },
       env: { NGROK_API_KEY: KEY, GATEWAY_TOKENS: `${WRITE}:read+write,${READ}:read` },
     });
@@ -150,9 +150,9 @@ describe('server-held key mode: gateway tokens with scopes', () => {
 });
 
 describe('production masking', () => {
-  let h: Harness;
+  let h: Stack;
   beforeAll(async () => {
-    h = await startHarness({ accounts: { [KEY]: seed() }, env: { NODE_ENV: 'production' } });
+    h = await startStack({ accounts: { [KEY]: seed() }, env: { NODE_ENV: 'production' } });
   });
   afterAll(() => h.close());
 
@@ -163,7 +163,7 @@ describe('production masking', () => {
   });
 
   it('suggestions stay on outside production', async () => {
-    const dev = await startHarness({ accounts: { [KEY]: seed() } });
+    const dev = await startStack({ accounts: { [KEY]: seed() } });
     try {
       const { body } = await dev.gql(TUNNEL.replace('{ id }', '{ idd }'), { id: mine[0]?.id });
       expect(body.errors?.[0]?.message).toBe('Cannot query field "idd" on type "Tunnel". Did you mean "id"?');

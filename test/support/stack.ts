@@ -1,9 +1,15 @@
-// A gateway and a stand-in upstream, both on loopback ephemeral ports, talking real HTTP.
+// The one test harness: a gateway in front of the stand-in, both on loopback ephemeral ports, talking
+// real HTTP (and graphql-ws with `websocket`). It records every upstream event and every log line.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
 import { createGateway, type Gateway } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
+import { attachWebSocket } from '../../src/gateway/websocket';
+import { createLogger } from '../../src/log';
 import { type AccountSeed, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
+import { UPSTREAM_EVENT_NAMES, type UpstreamEvents } from '../../src/upstream/events';
+import { type Relay, startRelay } from './relay';
 
 export const KEY = 'test-key-0123456789';
 export const OTHER_KEY = 'other-key-0123456789';
@@ -17,16 +23,54 @@ export interface GqlResult {
   headers: Headers;
 }
 
+/** Every event the transport reported, in order, as [hook, payload]. */
+export type Recorded = [keyof UpstreamEvents, unknown][];
+
+export interface StackOptions {
+  accounts?: Record<string, AccountSeed>;
+  sandbox?: Omit<SandboxOptions, 'accounts'>;
+  env?: Record<string, string>;
+  /** Upstream URL for the gateway instead of the stand-in's (the stand-in still runs). */
+  upstreamUrl?: string;
+  /** Put a counting TCP relay between the gateway and the stand-in (see `relay`). */
+  relay?: boolean;
+  /** Extra hooks, called after recording. */
+  hooks?: UpstreamEvents;
+  /** Attach graphql-ws (see `wsUrl`), as main.ts does. */
+  websocket?: boolean;
+}
+
 export interface Stack {
   sandbox: Sandbox;
   gateway: Gateway;
+  config: Config;
+  /** e.g. http://127.0.0.1:40123 (no path). */
+  base: string;
+  /** The GraphQL endpoint. */
   url: string;
+  /** The graphql-ws endpoint (with `websocket`). */
+  wsUrl: string;
+  events: Recorded;
+  /** Events of one hook. */
+  of<K extends keyof UpstreamEvents>(hook: K): Parameters<NonNullable<UpstreamEvents[K]>>[0][];
+  /** Raw log chunks, as written. */
+  logs: string[];
+  /** The log text, to check what never appears in it. */
+  text(): string;
+  /** Every log line so far, parsed. */
+  lines(): Record<string, unknown>[];
+  /** Present with the `relay` option. */
+  relay: Relay | undefined;
   /** POSTs an operation; `key` goes in the Authorization header (null: none). */
   gql(
     query: string,
     variables?: Record<string, unknown>,
     options?: { key?: string | null; headers?: Record<string, string> },
   ): Promise<GqlResult>;
+  /** POSTs a JSON body with the test key. */
+  post(body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** A raw HTTP request to the gateway's /graphql (attacks need full control). */
+  raw(init: RequestInit & { search?: string }): Promise<{ status: number; text: string; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -59,32 +103,85 @@ export async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-export async function startStack(
-  options: {
-    accounts?: Record<string, AccountSeed>;
-    sandbox?: Omit<SandboxOptions, 'accounts'>;
-    env?: Record<string, string>;
-  } = {},
-): Promise<Stack> {
+/** Hooks that record every upstream event into `events`, then call `extra`'s. */
+function recorder(events: Recorded, extra: UpstreamEvents | undefined): UpstreamEvents {
+  const hooks: Record<string, (payload: unknown) => void> = {};
+  for (const hook of UPSTREAM_EVENT_NAMES) {
+    hooks[hook] = (payload) => {
+      events.push([hook, payload]);
+      (extra?.[hook] as ((p: unknown) => void) | undefined)?.(payload);
+    };
+  }
+  return hooks as UpstreamEvents;
+}
+
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const sandbox = await startSandbox({
     rateLimit: false,
     ...options.sandbox,
     accounts: options.accounts ?? { [KEY]: {} },
   });
-  const config: Config = loadConfig({ NODE_ENV: 'test', NGROK_API_URL: sandbox.url, ...options.env });
-  const gateway = createGateway(config);
+  const relay = options.relay ? await startRelay(sandbox.url) : undefined;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    NGROK_API_URL: options.upstreamUrl ?? relay?.url ?? sandbox.url,
+    LOG_LEVEL: 'debug',
+    ...options.env,
+  });
+  const events: Recorded = [];
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  const gateway = createGateway(config, {
+    logger: createLogger({ ...config, log: { ...config.log, format: 'json' } }, sink),
+    events: recorder(events, options.hooks),
+  });
   const server = createServer(gateway.yoga);
+  const websocket = options.websocket
+    ? attachWebSocket(server, gateway, config, { keepAliveMs: 1_000 })
+    : undefined;
   const base = await listen(server);
   const url = `${base}/graphql`;
+  const text = () => logs.join('');
   return {
     sandbox,
     gateway,
+    config,
+    base,
     url,
-    gql: (query, variables, options) => postGraphQL(url, query, variables, options),
+    wsUrl: `${base.replace(/^http/, 'ws')}/graphql`,
+    events,
+    of: (hook) => events.filter(([h]) => h === hook).map(([, p]) => p) as never,
+    logs,
+    text,
+    lines: () =>
+      text()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Record<string, unknown>),
+    relay,
+    gql: (query, variables, gqlOptions) => postGraphQL(url, query, variables, gqlOptions),
+    post: (body, headers = {}) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}`, ...headers },
+        body: JSON.stringify(body),
+      }),
+    async raw({ search = '', ...init }) {
+      const response = await fetch(`${url}${search}`, init);
+      return { status: response.status, text: await response.text(), headers: response.headers };
+    },
     async close() {
+      await gateway.live.close();
+      await websocket?.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await gateway.close();
+      await relay?.close();
       await sandbox.close();
     },
   };

@@ -9,7 +9,7 @@ import { createClient } from 'graphql-ws';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { makeTunnels } from '../../src/sandbox';
-import { KEY, type LiveStack, startLiveStack, until } from '../live/support';
+import { KEY, type Stack, startLiveStack, until } from '../live/support';
 
 const TUNNELS = gql`
   query Tunnels {
@@ -50,7 +50,7 @@ interface EventData {
 }
 
 describe('live clients', () => {
-  let stack: LiveStack;
+  let stack: Stack;
   const tunnels = makeTunnels(4, { seed: 61 });
   beforeEach(async () => {
     stack = await startLiveStack({ accounts: { [KEY]: { tunnels } } });
