@@ -1,5 +1,5 @@
 // The deadline of the operation an upstream call belongs to. The gateway sets it once per GraphQL
-// operation (src/gateway/limits.ts); the transport reads it for every attempt, retry and queue
+// operation (src/gateway/operation-deadline.ts); the transport reads it for every attempt, retry and queue
 // wait, so nothing an operation starts outlives it. Outside an operation there is none.
 import { AsyncLocalStorage } from 'node:async_hooks';
 

@@ -1,0 +1,84 @@
+// State kept between requests: the read cache, live tunnel events, and Redis shared by replicas.
+
+import { option, unset } from '../option';
+import { boolean, integer, keyPrefix, redisUrl } from '../parsers';
+
+export const cache = {
+  ttlMs: option({
+    env: 'CACHE_TTL_MS',
+    help: "how long a read is served from the per-credential cache (0: off); that credential's writes clear it",
+    default: 0,
+    parse: integer(0, 600_000),
+  }),
+  maxEntries: option({
+    env: 'CACHE_MAX_ENTRIES',
+    help: 'reads the cache holds at most, over all credentials (least recently used out first)',
+    default: 10_000,
+    parse: integer(1, 1_000_000),
+  }),
+};
+
+export const live = {
+  pollIntervalMs: option({
+    env: 'LIVE_POLL_INTERVAL_MS',
+    help: 'tunnelEvents: how often a subscribed account is polled (each poll walks every page of 100 tunnels)',
+    default: 5_000,
+    parse: integer(100, 3_600_000),
+  }),
+  pollBudgetPerMin: option({
+    env: 'LIVE_POLL_BUDGET_PER_MIN',
+    help: "tunnelEvents: upstream calls one account's poller may make per rolling minute; the interval stretches to fit",
+    default: 30,
+    parse: integer(1, 100_000),
+  }),
+  idleMs: option({
+    env: 'LIVE_IDLE_MS',
+    help: "tunnelEvents: how long an account's poller runs on after its last subscriber leaves",
+    default: 10_000,
+    parse: integer(0, 3_600_000),
+  }),
+  maxSubscriptionsPerCredential: option({
+    env: 'LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL',
+    help: 'tunnelEvents: open subscriptions per credential; beyond it RATE_LIMITED',
+    default: 100,
+    parse: integer(1, 1_000_000),
+  }),
+  maxSubscriptions: option({
+    env: 'LIVE_MAX_SUBSCRIPTIONS',
+    help: 'tunnelEvents: open subscriptions in all; beyond it RATE_LIMITED',
+    default: 10_000,
+    parse: integer(1, 1_000_000),
+  }),
+  standinChurn: option({
+    env: 'STANDIN_CHURN',
+    help: 'the embedded stand-in (no upstream configured) brings a demo tunnel online or offline every 3 s',
+    default: false,
+    parse: boolean,
+  }),
+};
+
+export const redis = {
+  url: unset<string>({
+    env: 'REDIS_URL',
+    help: 'Redis holding the state replicas share (budget, pauses, cache, live-event lease, snapshots, events); unset: per process',
+    parse: redisUrl,
+  }),
+  keyPrefix: option({
+    env: 'REDIS_KEY_PREFIX',
+    help: 'prefix of every Redis key and channel the gateway uses',
+    default: 'ngw:',
+    parse: keyPrefix,
+  }),
+  timeoutMs: option({
+    env: 'REDIS_TIMEOUT_MS',
+    help: 'connect and command timeout for Redis; past it a call uses per-process state',
+    default: 1_000,
+    parse: integer(10, 60_000),
+  }),
+  fallbackReplicas: option({
+    env: 'REDIS_FALLBACK_REPLICAS',
+    help: 'while Redis is unreachable each replica keeps to UPSTREAM_RATE_LIMIT_PER_MIN divided by this (set it to the replica count)',
+    default: 1,
+    parse: integer(1, 1_000),
+  }),
+};
