@@ -19,8 +19,8 @@ export interface RedisLink {
 
 export interface RedisConnectionOptions {
   readonly url: string;
-  /** Connect and command timeout: past it a call falls back to per-process state (default 1000). */
-  readonly timeoutMs?: number;
+  /** Connect and command timeout: past it a call falls back to per-process state. */
+  readonly timeoutMs: number;
   readonly logger?: Logger;
 }
 
@@ -48,7 +48,7 @@ export class RedisConnection implements RedisLink {
 
   constructor(options: RedisConnectionOptions) {
     this.logger = options.logger;
-    const timeoutMs = options.timeoutMs ?? 1_000;
+    const { timeoutMs } = options;
     const settings: RedisOptions = {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,

@@ -193,7 +193,10 @@ describe.runIf(redisTestsRun)('shared state on Redis', () => {
   });
 
   it('live events fan out through Redis to subscribers on every replica', async () => {
-    const replicas = [new RedisConnection({ url: server.url }), new RedisConnection({ url: server.url })];
+    const replicas = [
+      new RedisConnection({ url: server.url, timeoutMs: 1_000 }),
+      new RedisConnection({ url: server.url, timeoutMs: 1_000 }),
+    ];
     try {
       await Promise.all(replicas.map((r) => r.whenUp()));
       const pubSubs = replicas.map((r) =>
