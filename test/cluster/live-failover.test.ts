@@ -3,12 +3,16 @@
 // subscribers takes over and diffs against the shared snapshot: no ONLINE again for tunnels the
 // subscribers know, no OFFLINE missed for a tunnel removed while nobody polled.
 import type { Client } from 'graphql-ws';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
+import { credentialDigest } from '../../src/upstream';
 import { EVENTS, KEY, type Subscriber, sse, until, wsClient, wsSubscribe } from '../live/support';
 import { bundleMain } from '../operability/process';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { polling, type Replica, startReplica } from './replicas';
+
+const PREFIX = 'ngw-failover:';
 
 describe.runIf(redisTestsRun)('failover of the live poller between replicas', () => {
   let redis: RedisServer;
@@ -30,7 +34,7 @@ describe.runIf(redisTestsRun)('failover of the live poller between replicas', ()
     remove = bundle.remove;
     replicas = await Promise.all(
       ['a', 'b', 'c'].map((name) =>
-        startReplica(bundle.main, name, { sandbox, redisUrl: redis.url, keyPrefix: 'ngw-failover:' }),
+        startReplica(bundle.main, name, { sandbox, redisUrl: redis.url, keyPrefix: PREFIX }),
       ),
     );
     initial = (sandbox.account(KEY).tunnels ?? []).map((t) => `ONLINE:${t.id}`);
@@ -74,6 +78,7 @@ describe.runIf(redisTestsRun)('failover of the live poller between replicas', ()
     holder.kill();
     await until(() => holder.process.exitCode() !== undefined, 'the holder to die');
     replicas = survivors;
+    subscribers.delete(holder.name);
 
     // While nobody polls (the lease has not expired yet): one tunnel goes, one comes.
     const gone = (sandbox.account(KEY).tunnels ?? [])[1]?.id ?? '';
@@ -110,5 +115,32 @@ describe.runIf(redisTestsRun)('failover of the live poller between replicas', ()
     await walks(other, 3);
     for (const s of subscribers.get(other.name) ?? []) expect(s.seen()).toEqual(expected);
     expect(await polling(replicas)).toEqual([other.name]);
+    initial = expected;
+  });
+
+  it('a holder whose lease another took (a stall past its TTL) stops at its next renewal; polling resumes once the lease is free', async () => {
+    const admin = new Redis(redis.url);
+    try {
+      const lease = `${PREFIX}lease:live-poll:${credentialDigest(KEY)}`;
+      await holderOf(replicas);
+      // What a replica sees when its lease expired and another replica took it meanwhile.
+      await admin.set(lease, 'another-replica', 'PX', 3_000);
+      await until(async () => (await polling(replicas)).length === 0, 'the holder to stop polling');
+      const calls = sandbox.calls('listTunnels', KEY);
+      const gone = (sandbox.account(KEY).tunnels ?? [])[0]?.id ?? '';
+      sandbox.removeTunnel(KEY, gone);
+      await until(async () => (await admin.exists(lease)) === 0, 'the foreign lease to expire');
+      // Nobody polled while another held the lease (at most the call of a walk already under way).
+      expect(sandbox.calls('listTunnels', KEY)).toBeLessThanOrEqual(calls + 1);
+      const holder = await holderOf(replicas);
+      const expected = [...initial, `OFFLINE:${gone}`];
+      const open = [...subscribers.values()].flat();
+      for (const s of open) await s.received(expected.length);
+      await walks(holder, 3);
+      for (const s of open) expect(s.seen()).toEqual(expected);
+      initial = expected;
+    } finally {
+      admin.disconnect();
+    }
   });
 });
