@@ -26,6 +26,7 @@ import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/per
 import { useQueryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
 import { liveAttemptEvents } from './live/attempts';
+import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
@@ -88,7 +89,13 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     logger,
   );
   const persisted = persistedOperationsPlugins(config.persisted, schema);
-  const live = new LiveEvents(config, { transport, registry: metrics.registry, logger });
+  // With REDIS_URL: one poller per credential for the cluster, its snapshot and events shared.
+  const live = new LiveEvents(config, {
+    transport,
+    registry: metrics.registry,
+    logger,
+    ...clusterLiveDeps(shared, config.live),
+  });
 
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,

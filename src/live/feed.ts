@@ -1,6 +1,6 @@
 // The fan-out of observations to subscribers: yoga's pub/sub with one topic per credential digest.
-// Its event target is in-process here; @graphql-yoga/redis-event-target can replace it so every
-// replica's subscribers hear one poller. Messages are plain JSON for that reason.
+// Its event target is in-process, or the shared one over Redis pub/sub (shared-state/shared-events.ts)
+// so every replica's subscribers hear one poller. Messages are plain JSON for that reason.
 import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { ErrorCode, UpstreamInfo } from '../errors';
@@ -22,15 +22,23 @@ export type Topics = { tunnelEvents: [digest: string, message: FeedMessage] };
 
 export interface TunnelFeed {
   publish(digest: string, message: FeedMessage): void;
-  /** Attaches `listener` before it returns (no message published afterwards is missed); returns the detach. */
+  /** Attaches `listener` before it returns (in process, no message published afterwards is missed); returns the detach. */
   listen(digest: string, listener: (message: FeedMessage) => void): () => void;
+  /** Resolves once what is published from now on reaches the listeners attached so far (Redis confirmed it). */
+  listening(digest: string): Promise<void>;
 }
+
+/** Resolves when the event target delivers what is published from now on to `topic`'s listeners. */
+export type Subscribed = (topic: string) => Promise<void>;
 
 export class PubSubFeed implements TunnelFeed {
   private readonly pubSub: PubSub<Topics>;
 
   /** `eventTarget`: in-process when omitted; a Redis one shares the feed across replicas. */
-  constructor(eventTarget?: PubSubEventTarget<Topics>) {
+  constructor(
+    eventTarget?: PubSubEventTarget<Topics>,
+    private readonly subscribed?: Subscribed,
+  ) {
     const local = new EventTarget();
     // One listener per subscriber of a credential: bounded by LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL, not 10.
     setMaxListeners(0, local);
@@ -41,6 +49,11 @@ export class PubSubFeed implements TunnelFeed {
 
   publish(digest: string, message: FeedMessage): void {
     this.pubSub.publish('tunnelEvents', digest, message);
+  }
+
+  async listening(digest: string): Promise<void> {
+    // yoga's createPubSub names the topic of an id `<routing key>:<id>`.
+    await this.subscribed?.(`tunnelEvents:${digest}`);
   }
 
   listen(digest: string, listener: (message: FeedMessage) => void): () => void {

@@ -1,16 +1,58 @@
 // "Who polls this credential": one poller per credential. In one process the lease is always
-// granted; with Redis (later) a replica holds it and another takes over when the holder dies.
+// granted; with Redis one replica holds it, renews it while it polls, and another replica takes
+// over once it expires (the holder died) or is released (the holder's subscribers left).
+import { randomUUID } from 'node:crypto';
+import type { LeaseStore } from '../shared-state/lease';
 
 export interface PollLease {
-  /** True when this process may poll the credential now. */
-  acquire(digest: string): Promise<boolean>;
+  /** Renew every this many ms while holding (Infinity: never needed). */
+  readonly renewMs: number;
+  /** True when this process may start polling the credential now (the lease is free or already its own). */
+  take(digest: string): Promise<boolean>;
+  /** True when this process still holds the lease it took (now extended); false: stop polling. */
+  renew(digest: string): Promise<boolean>;
   release(digest: string): Promise<void>;
 }
 
 export class LocalLease implements PollLease {
-  async acquire(): Promise<boolean> {
+  readonly renewMs = Number.POSITIVE_INFINITY;
+
+  async take(): Promise<boolean> {
+    return true;
+  }
+
+  async renew(): Promise<boolean> {
     return true;
   }
 
   async release(): Promise<void> {}
 }
+
+/** The lease in the shared lease store, named by the credential digest (never the credential). */
+export class ClusterLease implements PollLease {
+  readonly renewMs: number;
+  /** This process among the replicas; random, so a restarted replica never inherits a lease. */
+  private readonly holder = randomUUID();
+
+  constructor(
+    private readonly leases: LeaseStore,
+    private readonly ttlMs: number,
+  ) {
+    // Renewed well before it expires: two renewals may fail (a slow Redis) before another replica may take it.
+    this.renewMs = Math.max(1, Math.floor(ttlMs / 3));
+  }
+
+  take(digest: string): Promise<boolean> {
+    return this.leases.acquire(leaseName(digest), this.holder, this.ttlMs);
+  }
+
+  renew(digest: string): Promise<boolean> {
+    return this.leases.renew(leaseName(digest), this.holder, this.ttlMs);
+  }
+
+  async release(digest: string): Promise<void> {
+    await this.leases.release(leaseName(digest), this.holder);
+  }
+}
+
+const leaseName = (digest: string) => `live-poll:${digest}`;

@@ -7,6 +7,7 @@ export type PollOutcome = 'complete' | 'failed' | 'refused';
 export interface LiveMetrics {
   subscriptions(delta: number): void;
   pollers(delta: number): void;
+  standby(delta: number): void;
   poll(outcome: PollOutcome): void;
   upstreamCalls(count: number): void;
   sent(kind: TunnelEventKind): void;
@@ -21,7 +22,12 @@ export function createLiveMetrics(registry: Registry): LiveMetrics {
   });
   const pollers = new Gauge({
     name: 'gateway_live_pollers',
-    help: 'Credentials whose tunnel list this process polls now.',
+    help: 'Credentials whose tunnel list this process polls now (with REDIS_URL: it holds their lease).',
+    registers,
+  });
+  const standby = new Gauge({
+    name: 'gateway_live_standby_pollers',
+    help: 'Credentials with subscribers here whose tunnel list another replica polls (this one takes over if it stops).',
     registers,
   });
   const polls = new Counter({
@@ -44,6 +50,7 @@ export function createLiveMetrics(registry: Registry): LiveMetrics {
   return {
     subscriptions: (delta) => subscriptions.inc(delta),
     pollers: (delta) => pollers.inc(delta),
+    standby: (delta) => standby.inc(delta),
     poll: (outcome) => polls.inc({ outcome }),
     upstreamCalls: (count) => calls.inc(count),
     sent: (kind) => events.inc({ kind }),

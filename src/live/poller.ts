@@ -1,6 +1,8 @@
-// One credential's poller: walks the whole tunnel list every interval within the credential's
-// poll budget, diffs each complete walk against the last snapshot and publishes the changes.
-// A failed walk is discarded and backed off; a refused credential ends its streams and the poller.
+// One credential's poller: while it holds the credential's lease, walks the whole tunnel list every
+// interval within the poll budget, diffs each complete walk against the last snapshot and publishes
+// the changes. Without the lease (another replica polls) it waits and asks again, only while it
+// has subscribers. A failed walk is discarded and backed off; a refused credential ends its
+// streams and the poller.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
@@ -8,8 +10,10 @@ import type { NgrokClient } from '../upstream';
 import { countAttempts } from './attempts';
 import type { RollingBudget } from './budget';
 import type { TunnelFeed } from './feed';
+import type { PollLease } from './lease';
+import { LeaseKeeper } from './lease-keeper';
 import type { LiveMetrics } from './metrics';
-import { diffSnapshots, type Snapshot, type SnapshotStore } from './snapshot';
+import { diffSnapshots, newest, type Snapshot, type SnapshotStore } from './snapshot';
 import { walkTunnels } from './walk';
 
 /** The longest wait after failed walks. */
@@ -20,12 +24,15 @@ export interface PollerOptions {
   readonly client: NgrokClient;
   readonly store: SnapshotStore;
   readonly feed: TunnelFeed;
+  readonly lease: PollLease;
   readonly budget: RollingBudget;
   readonly intervalMs: number;
   /** The transport's retries of one call: a page may cost 1 + retries calls, so that much must fit. */
   readonly retries: number;
   readonly metrics: LiveMetrics;
   readonly logger: Logger;
+  /** Whether this process has subscribers of the credential: only then does it take the lease over. */
+  readonly wanted: () => boolean;
   /** The upstream refused the credential; the poller has stopped. */
   readonly onRefused: () => void;
 }
@@ -41,16 +48,40 @@ const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
 const isRefusal = (error: unknown): error is GatewayError =>
   error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
 
+/** Thrown into a walk whose lease went to another replica: its pages are of no use any more. */
+class LeaseLost extends Error {}
+
 export class Poller {
   private stopped = false;
   private readonly abort = new AbortController();
   private running: Promise<void> = Promise.resolve();
+  private readonly keeper: LeaseKeeper;
+  private readonly credential: string;
 
-  constructor(private readonly options: PollerOptions) {}
+  constructor(private readonly options: PollerOptions) {
+    this.credential = options.digest.slice(0, 8);
+    this.keeper = new LeaseKeeper(options.lease, options.digest, (held) => {
+      // Running without the lease is standing by; each replica's gauges say which it is doing.
+      options.metrics.pollers(held ? 1 : -1);
+      options.metrics.standby(held ? -1 : 1);
+      if (held)
+        options.logger.info(
+          { credential: this.credential, intervalMs: options.intervalMs },
+          'live poller started',
+        );
+      else if (!this.stopped)
+        options.logger.info({ credential: this.credential }, 'live poll lease lost to another replica');
+    });
+  }
 
-  /** Resolves when the loop has ended and the snapshot is cleared (after stop() or a refusal). */
+  /** Resolves when the loop has ended and the snapshot is retired (after stop() or a refusal). */
   get done(): Promise<void> {
     return this.running;
+  }
+
+  /** Whether this process polls the credential now (holds its lease). */
+  get polling(): boolean {
+    return this.keeper.held;
   }
 
   /** `after`: a previous poller of this credential that must have finished first. */
@@ -78,17 +109,33 @@ export class Poller {
     return !this.stopped;
   }
 
+  /** Waits until this process holds the lease; false when stopped first. */
+  private async holdLease(): Promise<boolean> {
+    const { lease, intervalMs, wanted } = this.options;
+    const retryMs = Math.min(intervalMs, lease.renewMs);
+    while (!this.stopped) {
+      if (wanted() && (await this.keeper.take())) return !this.stopped;
+      if (!(await this.pause(retryMs))) return false;
+    }
+    return false;
+  }
+
   private async run(): Promise<void> {
     const { digest, store, feed, metrics, logger, intervalMs, retries } = this.options;
-    const credential = digest.slice(0, 8);
-    metrics.pollers(1);
-    logger.info({ credential, intervalMs }, 'live poller started');
+    const credential = this.credential;
+    metrics.standby(1);
     let refused = false;
     try {
-      let previous = await store.get(digest);
+      let previous: Snapshot | undefined;
       let pages = 1;
       let failures = 0;
-      while (await this.room(pages + retries)) {
+      while (!this.stopped) {
+        if (!this.keeper.held) {
+          if (!(await this.holdLease())) break;
+          // Taken over (or back): diff against the newest of the shared snapshot and this process's last walk.
+          previous = newest(previous, await store.get(digest));
+        }
+        if (!(await this.room(pages + retries))) break;
         const started = performance.now();
         let walked = 0;
         let walkCalls = 0;
@@ -97,6 +144,7 @@ export class Poller {
             beforePage: async () => {
               walked += 1;
               if (!(await this.room(1 + retries))) throw new Error('stopped');
+              if (!this.keeper.held) throw new LeaseLost();
             },
             call: async (fn) => {
               const { calls, result } = await countAttempts(fn);
@@ -111,10 +159,13 @@ export class Poller {
         if (this.stopped) break;
         let delay: number;
         if (outcome.ok) {
+          // Only the holder publishes: a lease lost during the walk (a stall past its TTL) discards it.
+          if (!(await this.keeper.confirm())) continue;
           failures = 0;
           pages = Math.max(1, walked);
           const next: Snapshot = {
-            version: (previous?.version ?? 0) + 1,
+            // Clock-based, so versions keep growing when another replica takes over (streams skip by version).
+            version: Math.max((previous?.version ?? 0) + 1, Date.now()),
             observedAt: new Date().toISOString(),
             tunnels: outcome.value,
           };
@@ -129,6 +180,8 @@ export class Poller {
           // Evenly spaced within the budget: a walk of n calls every 60 s × n / budget at the soonest.
           const paced = Math.ceil((60_000 * walkCalls) / this.options.budget.perMinute);
           delay = Math.max(intervalMs, paced) - (performance.now() - started);
+        } else if (outcome.error instanceof LeaseLost) {
+          continue;
         } else if (isRefusal(outcome.error)) {
           const error = outcome.error;
           refused = true;
@@ -160,9 +213,11 @@ export class Poller {
         if (!(await this.pause(delay))) break;
       }
     } finally {
-      await store.delete(digest);
-      metrics.pollers(-1);
-      logger.info({ credential, refused }, 'live poller stopped');
+      const polled = this.keeper.held;
+      await this.keeper.release();
+      await store.retire(digest);
+      metrics.standby(-1);
+      if (polled) logger.info({ credential, refused }, 'live poller stopped');
     }
   }
 }

@@ -1,5 +1,5 @@
 // The last complete observation of an account's tunnels, the diff between two of them, and where
-// observations are kept (in memory now; a shared store with Redis later, behind the same interface).
+// observations are kept (in this process, or shared through Redis: shared-snapshots.ts).
 import type { Tunnel } from '../upstream';
 
 export type TunnelEventKind = 'ONLINE' | 'OFFLINE';
@@ -50,7 +50,8 @@ export const currentEvents = (snapshot: Snapshot): TunnelEventPayload[] =>
 export interface SnapshotStore {
   get(digest: string): Promise<Snapshot | undefined>;
   set(digest: string, snapshot: Snapshot): Promise<void>;
-  delete(digest: string): Promise<void>;
+  /** This process's poller of `digest` stopped: what the store keeps for the next poller, if anything. */
+  retire(digest: string): Promise<void>;
 }
 
 /** One process's snapshots; entries live only while their credential has a poller. */
@@ -65,7 +66,11 @@ export class MemorySnapshotStore implements SnapshotStore {
     this.snapshots.set(digest, snapshot);
   }
 
-  async delete(digest: string): Promise<void> {
+  async retire(digest: string): Promise<void> {
     this.snapshots.delete(digest);
   }
 }
+
+/** The later of two observations of one account (versions grow across replicas, see the poller). */
+export const newest = (a: Snapshot | undefined, b: Snapshot | undefined): Snapshot | undefined =>
+  a === undefined ? b : b === undefined || a.version >= b.version ? a : b;

@@ -132,6 +132,8 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
 
   /** includeCurrent: the snapshot's tunnels first; without one yet, the first observation's. */
   private async prime(): Promise<void> {
+    // Over Redis, listening takes a round trip: a change published before it would be in neither.
+    await this.options.feed.listening(this.options.digest);
     let snapshot = await this.options.store.get(this.options.digest);
     while (snapshot === undefined && !this.finished) {
       const observed = await this.nextObservation();

@@ -1,6 +1,6 @@
 // The registry of live subscriptions: limits per credential and in all, one poller per credential
-// started by its first subscriber and stopped LIVE_IDLE_MS after its last one leaves, and the
-// graceful end of every stream on shutdown.
+// started by its first subscriber and stopped LIVE_IDLE_MS after its last one leaves (with Redis it
+// polls only while it holds the credential's lease), and the graceful end of every stream on shutdown.
 import { AsyncResource } from 'node:async_hooks';
 import type { Registry } from 'prom-client';
 import type { LiveConfig, UpstreamConfig } from '../config';
@@ -77,10 +77,10 @@ export class LiveEvents {
       : (this.entries.get(credentialDigest(apiKey))?.streams.size ?? 0);
   }
 
-  /** Credentials polled now. */
+  /** Credentials this process polls now (with Redis: whose lease it holds). */
   pollers(): number {
     let n = 0;
-    for (const entry of this.entries.values()) if (entry.poller) n += 1;
+    for (const entry of this.entries.values()) if (entry.poller?.polling) n += 1;
     return n;
   }
 
@@ -158,29 +158,24 @@ export class LiveEvents {
       client: new NgrokClient(this.deps.transport, entry.apiKey),
       store: this.store,
       feed: this.feed,
+      lease: this.lease,
       budget: entry.budget,
       intervalMs: this.settings.live.pollIntervalMs,
       retries: this.settings.upstream.retries,
       metrics: this.metrics,
       logger: this.logger,
+      wanted: () => entry.streams.size > 0,
       onRefused: () => {
         if (entry.poller === poller) entry.poller = undefined;
       },
     });
     entry.poller = poller;
     const after = entry.previous;
-    this.scope.runInAsyncScope(() =>
-      poller.start(
-        after.then(async () => {
-          if (!(await this.lease.acquire(entry.digest))) throw new Error('lease not granted');
-        }),
-      ),
-    );
+    this.scope.runInAsyncScope(() => poller.start(after));
     entry.previous = poller.done
       .catch((error: unknown) => {
         this.logger.error({ err: { name: (error as Error)?.name } }, 'live poller failed');
       })
-      .finally(() => this.lease.release(entry.digest))
       .then(() => this.forgetIfUnused(entry));
   }
 

@@ -1,7 +1,6 @@
 // Builds the gateway's shared state once per process: in Redis with per-process fallback when
 // REDIS_URL is set, in this process otherwise. Consumers take each piece by its interface, so
 // moving a kind of state to Redis is a swap of the object they are given.
-import type { TypedEventTarget } from '@graphql-yoga/typed-event-target';
 import type { CacheConfig, RedisConfig } from '../config';
 import type { Logger } from '../log';
 import { type CacheStore, MemoryCacheStore } from './cache-store';
@@ -32,7 +31,7 @@ export interface SharedState {
   readonly leases: LeaseStore;
   readonly snapshots: SnapshotStore;
   /** For createPubSub({ eventTarget }); undefined without Redis (yoga's in-process default). */
-  readonly events: TypedEventTarget<CustomEvent> | undefined;
+  readonly events: SharedEventTarget | undefined;
   /** The Redis connection when REDIS_URL is set (readiness, metrics). */
   readonly redis: RedisConnection | undefined;
   close(): Promise<void>;

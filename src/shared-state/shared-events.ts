@@ -77,6 +77,18 @@ export class SharedEventTarget extends EventTarget implements TypedEventTarget<C
     return this.listeners.size;
   }
 
+  /**
+   * Resolves once Redis has confirmed this replica's subscription of `topic` (at once while Redis is
+   * down): from then on what any replica publishes reaches the listeners here. Redis answers a
+   * connection's commands in order, so a second SUBSCRIBE is confirmed after the first.
+   */
+  async subscribed(topic: string): Promise<void> {
+    if (!this.relays.has(topic) || !this.options.link.up) return;
+    await this.options.subscriber
+      .subscribe(this.options.keys.channel(topic))
+      .catch((error: unknown) => this.options.link.commandFailed(error));
+  }
+
   override addEventListener(type: string, listener: Listener | null): void {
     if (listener === null) return;
     let set = this.listeners.get(type);
