@@ -49,6 +49,12 @@ export const live = {
     default: 10_000,
     parse: integer(1, 1_000_000),
   }),
+  leaseTtlMs: option({
+    env: 'LIVE_LEASE_TTL_MS',
+    help: 'tunnelEvents with REDIS_URL: how long the lease of the replica polling an account lasts unrenewed (renewed every third of it); after it another replica with subscribers takes over',
+    default: 15_000,
+    parse: integer(300, 600_000),
+  }),
   standinChurn: option({
     env: 'STANDIN_CHURN',
     help: 'the embedded stand-in (no upstream configured) brings a demo tunnel online or offline every 3 s',
