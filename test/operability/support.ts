@@ -35,6 +35,8 @@ export async function startLogged(
     NODE_ENV: 'test',
     NGROK_API_URL: sandbox.url,
     LOG_LEVEL: 'debug',
+    // No gateway budget unless a test sets one (test/budget covers it).
+    UPSTREAM_RATE_LIMIT_PER_MIN: '0',
     ...options.env,
   });
   const gateway = createGateway(config, { logger: createLogger(config, stream) });

@@ -66,6 +66,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     NODE_ENV: 'test',
     NGROK_API_URL: options.upstreamUrl ?? relay?.url ?? sandbox.url,
     LOG_LEVEL: 'debug',
+    // No gateway budget unless a test sets one (test/budget covers it).
+    UPSTREAM_RATE_LIMIT_PER_MIN: '0',
     ...options.env,
   });
   const events: Recorded = [];

@@ -13,6 +13,7 @@ export interface GqlResult {
   body: {
     data?: Record<string, unknown> | null;
     errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+    extensions?: Record<string, unknown>;
   };
   headers: Headers;
 }
@@ -71,7 +72,13 @@ export async function startStack(
     ...options.sandbox,
     accounts: options.accounts ?? { [KEY]: {} },
   });
-  const config: Config = loadConfig({ NODE_ENV: 'test', NGROK_API_URL: sandbox.url, ...options.env });
+  const config: Config = loadConfig({
+    NODE_ENV: 'test',
+    NGROK_API_URL: sandbox.url,
+    // Suites that spend more than a minute's budget per key turn it on themselves (test/budget, test/cluster).
+    UPSTREAM_RATE_LIMIT_PER_MIN: '0',
+    ...options.env,
+  });
   const gateway = createGateway(config);
   const server = createServer(gateway.yoga);
   const base = await listen(server);
