@@ -70,7 +70,7 @@ describe.runIf(redisTestsRun)('three replicas sharing Redis', () => {
   let redis: RedisServer;
   let sandbox: Sandbox;
   let replicas: GatewayProcess[] = [];
-  let removeBundle = () => undefined as void;
+  let removeBundle: () => void = () => undefined;
 
   const gql = (i: number, key: string, query: string, variables?: Record<string, unknown>) =>
     postGraphQL(`${replicas[i % replicas.length]?.base}/graphql`, query, variables, { key });
