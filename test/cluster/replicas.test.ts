@@ -82,6 +82,13 @@ describe.runIf(redisTestsRun)('three replicas sharing Redis', () => {
       }),
     );
 
+  const redisGauges = () =>
+    Promise.all(
+      replicas.map(
+        async (r) => /^gateway_redis_up (\d)$/m.exec(await (await fetch(`${r.base}/metrics`)).text())?.[1],
+      ),
+    );
+
   beforeAll(async () => {
     [redis, sandbox] = await Promise.all([RedisServer.start(), startSandbox({ accounts })]);
     const bundle = await bundleMain();
@@ -221,6 +228,7 @@ describe.runIf(redisTestsRun)('three replicas sharing Redis', () => {
 
     await redis.stop();
     await until(async () => (await redisStates()).every((s) => s === 'down'), 'every replica off Redis');
+    expect(await redisGauges()).toEqual(['0', '0', '0']);
     // Each replica keeps to its share of the limit (REDIS_FALLBACK_REPLICAS=3): 6 reads each at most.
     const share = Math.floor(LIMIT / 3);
     const outageIds = idsOf(KEYS.outage);
@@ -231,6 +239,7 @@ describe.runIf(redisTestsRun)('three replicas sharing Redis', () => {
 
     await redis.restart();
     await until(async () => (await redisStates()).every((s) => s === 'up'), 'every replica back on Redis');
+    expect(await redisGauges()).toEqual(['1', '1', '1']);
     const ids = idsOf(KEYS.after);
     const after = await Promise.all(ids.map((id, i) => gql(i, KEYS.after, NODE, { id })));
     expect(after.map(classify).filter((k) => k === 'data')).toHaveLength(READ_SHARE);
