@@ -25,12 +25,14 @@ import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { liveAttemptEvents } from './live/attempts';
 import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { createSharedState } from './shared-state';
+import { registerRedisMetrics } from './shared-state/redis-metrics';
 import { ReadCache, type TransportOptions, type UpstreamEvents, UpstreamTransport } from './upstream';
 
 export interface GatewayDeps {
@@ -60,25 +62,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
   const metrics = createMetrics({ maxOperationNames: config.metrics.maxOperationNames });
-  const transport =
-    deps.transport ??
-    new UpstreamTransport({
-      ...transportOptions(config, upstreamUrl),
-      events: combineEvents(metrics.events, requestTallyEvents, liveAttemptEvents, deps.events),
-    });
-  // Shared by every request's client over this transport; off unless CACHE_TTL_MS > 0.
-  const cache =
-    config.cache.ttlMs > 0
-      ? new ReadCache({ ttlMs: config.cache.ttlMs, maxEntries: config.cache.maxEntries })
-      : undefined;
   const logger = deps.logger ?? silentLogger();
-  const readiness = createReadinessProbe({
-    apiKey: config.upstream.apiKey,
-    timeoutMs: config.readiness.timeoutMs,
-    cacheMs: config.readiness.cacheMs,
-    transport,
-  });
-  // Per process without REDIS_URL; with it, what replicas must share (nothing uses it yet but close()).
+  // Per process without REDIS_URL; with it, what replicas share: budget, pauses, read cache.
   const shared = createSharedState(
     {
       redis: config.redis,
@@ -88,6 +73,25 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     },
     logger,
   );
+  if (shared.redis) registerRedisMetrics(metrics.registry, shared.redis);
+  const transport =
+    deps.transport ??
+    new UpstreamTransport({
+      ...transportOptions(config, upstreamUrl),
+      ...(config.upstream.rateLimitPerMin > 0
+        ? { budget: { store: shared.budget, limitPerMin: config.upstream.rateLimitPerMin } }
+        : {}),
+      pauses: shared.pauses,
+      events: combineEvents(metrics.events, requestTallyEvents, liveAttemptEvents, deps.events),
+    });
+  // Shared by every request's client (and every replica with Redis); off unless CACHE_TTL_MS > 0.
+  const cache = config.cache.ttlMs > 0 ? new ReadCache(shared.cache) : undefined;
+  const readiness = createReadinessProbe({
+    apiKey: config.upstream.apiKey,
+    timeoutMs: config.readiness.timeoutMs,
+    cacheMs: config.readiness.cacheMs,
+    transport,
+  });
   const persisted = persistedOperationsPlugins(config.persisted, schema);
   // With REDIS_URL: one poller per credential for the cluster, its snapshot and events shared.
   const live = new LiveEvents(config, {
@@ -125,10 +129,11 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       // Before the request log, which reads the codes it fills in.
       useErrorCodes,
       useRequestLog(logger),
+      useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
       ...requestGuards(config, { standIn: deps.standIn }),
       metrics.plugin,
-      useUpstreamReadiness(readiness),
+      useUpstreamReadiness(readiness, shared.redis),
       ...persisted,
       ...securityPlugins(config),
       useQueryLimits(config.limits),

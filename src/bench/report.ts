@@ -47,6 +47,23 @@ export interface Startup {
   readonly maxMs: number;
 }
 
+/** One replica count's round-robin load on one key: what the upstream saw, with and without Redis. */
+export interface ReplicasLoad {
+  /** Reads sent to the gateways, and those refused with RATE_LIMITED by the budget. */
+  readonly sent: number;
+  readonly refused: number;
+  /** Upstream calls for the key during the run (all within one rolling minute). */
+  readonly calls: number;
+}
+
+export interface ReplicasRow {
+  readonly replicas: number;
+  readonly limitPerMin: number;
+  readonly seconds: number;
+  readonly withoutRedis: ReplicasLoad;
+  readonly withRedis: ReplicasLoad;
+}
+
 /** N subscribers of tunnelEvents on one account while its tunnels come and go. */
 export interface LiveRow {
   readonly subscribers: number;
@@ -78,6 +95,7 @@ export interface Report {
   readonly soak?: Soak;
   readonly startup: readonly Startup[];
   readonly live?: LiveRow;
+  readonly replicas?: ReplicasRow;
   readonly gatewayPeakRssMb?: number;
   readonly targets: readonly Target[];
   readonly problems: readonly string[];
@@ -163,6 +181,25 @@ export function markdown(report: Report): string {
       report.startup.map((s) => [s.mode, String(s.runs), fixed(s.medianMs, 0), fixed(s.maxMs, 0)]),
     ),
   ];
+  if (report.replicas) {
+    const r = report.replicas;
+    const row = (name: string, l: ReplicasLoad) => [
+      name,
+      String(l.sent),
+      String(l.refused),
+      String(l.calls),
+      `${Math.round((l.calls / r.limitPerMin) * 100)}%`,
+    ];
+    parts.push(
+      '',
+      `### ${r.replicas} replicas on one key, round-robin (${r.seconds} s of distinct reads, UPSTREAM_RATE_LIMIT_PER_MIN=${r.limitPerMin})`,
+      '',
+      table(
+        ['state', 'reads sent', 'refused (RATE_LIMITED)', 'upstream calls in the minute', 'of the limit'],
+        [row('per process', r.withoutRedis), row('shared (REDIS_URL)', r.withRedis)],
+      ),
+    );
+  }
   if (report.live) {
     const l = report.live;
     parts.push(

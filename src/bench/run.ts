@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { measureLive } from './live';
 import { type Connection, type LoadResult, paced, saturate } from './load';
 import { cpuMs, type GatewayProcess, residentMb, StandIn, sampleRss, startGateway } from './processes';
+import { measureReplicas } from './replicas';
 import {
   type HalfLoad,
   machine,
@@ -397,7 +398,8 @@ async function main(): Promise<void> {
   const gateways: GatewayProcess[] = [];
   try {
     const bench = new Bench(settings, standIn);
-    const base = { NGROK_API_URL: standIn.url, NODE_ENV: 'production' };
+    // The gateway's own cost, not its upstream budget: the replicas row measures that.
+    const base = { NGROK_API_URL: standIn.url, NODE_ENV: 'production', UPSTREAM_RATE_LIMIT_PER_MIN: '0' };
     log(
       `bench (${settings.mode}): ${settings.connections} connections, ${settings.seconds} s per row after ${settings.warmupSeconds} s warm-up`,
     );
@@ -437,6 +439,20 @@ async function main(): Promise<void> {
       if (live.complete !== live.subscribers)
         bench.problems.push(`live: ${live.subscribers - live.complete} subscribers missed events`);
     }
+    const replicas =
+      settings.only === undefined
+        ? await measureReplicas({
+            standIn,
+            entry: GATEWAY_ENTRY,
+            key: SHARED_KEY,
+            seconds: settings.seconds,
+            nodeArgs,
+          })
+        : undefined;
+    if (replicas)
+      log(
+        `  replicas: ${replicas.replicas} on one key, upstream calls in the minute ${replicas.withoutRedis.calls} per process, ${replicas.withRedis.calls} with Redis (limit ${replicas.limitPerMin})`,
+      );
     const gatewayPeakRssMb = Math.max(...gateways.map((g) => residentMb(g.pid, 'VmHWM') ?? 0));
     for (const g of gateways.splice(0)) await g.stop();
     const startup = settings.only === undefined ? await startups(settings, standIn) : [];
@@ -451,6 +467,7 @@ async function main(): Promise<void> {
       soak,
       startup,
       ...(live ? { live } : {}),
+      ...(replicas ? { replicas } : {}),
       gatewayPeakRssMb,
       problems: bench.problems,
     };

@@ -3,6 +3,7 @@
 // kubelet and load balancer cost at most one upstream call per period per replica. /health (alive)
 // is yoga's own health check and never calls the upstream.
 import { type Plugin, useReadinessCheck } from 'graphql-yoga';
+import type { RedisConnection } from '../shared-state/redis-connection';
 import type { UpstreamTransport } from '../upstream';
 
 export const READINESS_ENDPOINT = '/readiness';
@@ -59,14 +60,25 @@ export function createReadinessProbe(options: ReadinessOptions): () => Promise<R
   };
 }
 
-/** Yoga's readiness plugin at /readiness: 200 when ready, 503 when not, with a JSON body saying why. */
-export function useUpstreamReadiness(check: () => Promise<Readiness>): Plugin {
+/**
+ * Yoga's readiness plugin at /readiness: 200 when ready, 503 when not, with a JSON body saying why.
+ * With REDIS_URL the body also shows Redis's state; it never changes the status: without Redis the
+ * gateway serves with per-process state, so taking it out of the load balancer would help nobody.
+ */
+export function useUpstreamReadiness(
+  check: () => Promise<Readiness>,
+  redis?: Pick<RedisConnection, 'describe'>,
+): Plugin {
   return useReadinessCheck({
     endpoint: READINESS_ENDPOINT,
     check: async ({ fetchAPI }) => {
       const result = await check();
       return new fetchAPI.Response(
-        JSON.stringify({ status: result.ready ? 'ready' : 'not ready', upstream: result }),
+        JSON.stringify({
+          status: result.ready ? 'ready' : 'not ready',
+          upstream: result,
+          ...(redis ? { redis: redis.describe() } : {}),
+        }),
         {
           status: result.ready ? 200 : 503,
           headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },

@@ -3,7 +3,8 @@
 // client's own counters, fed by the transport's events. One Registry per gateway, so several
 // gateways in one process (the tests) never clash on metric names. Client text never becomes a label
 // unbounded: operation names go through OperationNameLabels (pipeline-metrics.ts); the upstream
-// labels (route, method, status, code, source, state) are the gateway's own fixed values.
+// labels (route, method, status, code, source, kind, state) are the gateway's own fixed values; no
+// metric is labelled by credential.
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CircuitState, UpstreamEvents } from '../upstream/events';
@@ -58,7 +59,7 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
   });
   const rateLimited = new Counter({
     name: 'gateway_upstream_rate_limited_total',
-    help: 'Calls refused for rate: 429 answers of the ngrok API (source="upstream") or the gateway itself: a full per-credential queue, or a pause after a 429 (source="gateway").',
+    help: 'Calls refused for rate: 429 answers of the ngrok API (source="upstream") or the gateway itself: a full per-credential queue, a pause after a 429 or a spent upstream budget (source="gateway").',
     labelNames: ['route', 'source'] as const,
     registers: [registry],
   });
@@ -78,6 +79,24 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     name: 'gateway_upstream_retries_total',
     help: 'Calls to the ngrok API retried after a failure, by route.',
     labelNames: ['route'] as const,
+    registers: [registry],
+  });
+  const budgetCalls = new Counter({
+    name: 'gateway_upstream_budget_calls_total',
+    help: "Calls to the ngrok API granted by the gateway's own budget (UPSTREAM_RATE_LIMIT_PER_MIN), by route and kind (mutation, read, poll).",
+    labelNames: ['route', 'kind'] as const,
+    registers: [registry],
+  });
+  const budgetWaits = new Counter({
+    name: 'gateway_upstream_budget_waits_total',
+    help: "Times a call waited for the gateway's upstream budget to free a call within its operation's deadline, by route and kind.",
+    labelNames: ['route', 'kind'] as const,
+    registers: [registry],
+  });
+  const budgetRefusals = new Counter({
+    name: 'gateway_upstream_budget_refusals_total',
+    help: "Calls refused with RATE_LIMITED by the gateway's upstream budget (no free call within the deadline), by route and kind.",
+    labelNames: ['route', 'kind'] as const,
     registers: [registry],
   });
   const circuit = new Gauge({
@@ -109,6 +128,10 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     },
     rateLimited({ route, source }) {
       rateLimited.inc({ route, source });
+    },
+    budget({ route, kind, outcome }) {
+      const counter = { granted: budgetCalls, waited: budgetWaits, refused: budgetRefusals }[outcome];
+      counter.inc({ route, kind });
     },
     circuit: setCircuit,
   };

@@ -23,6 +23,14 @@ export interface UpstreamTally {
   /** Reads the read cache answered (CACHE_TTL_MS). */
   cached: number;
   retries: number;
+  /** Where the credential stands in the gateway's upstream budget after this request's last claim. */
+  budget?: UpstreamBudgetStanding;
+}
+
+/** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
+export interface UpstreamBudgetStanding {
+  readonly limit: number;
+  readonly remaining: number;
 }
 
 interface RequestRecord {
@@ -65,7 +73,14 @@ export const requestTallyEvents: UpstreamEvents = {
     const r = requests.getStore();
     if (r) r.upstream.retries += 1;
   },
+  budget({ outcome, limit, remaining }) {
+    const r = requests.getStore();
+    if (r && remaining !== undefined && outcome !== 'waited') r.upstream.budget = { limit, remaining };
+  },
 };
+
+/** The upstream facts of the request handled in this async context, if any. */
+export const currentUpstreamTally = (): Readonly<UpstreamTally> | undefined => requests.getStore()?.upstream;
 
 /** Calls every hook of every listener, for one transport with several observers. */
 export function combineEvents(...listeners: (UpstreamEvents | undefined)[]): UpstreamEvents {

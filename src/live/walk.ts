@@ -20,7 +20,9 @@ export async function walkTunnels(client: NgrokClient, hooks: WalkHooks): Promis
   let beforeId: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     await hooks.beforePage();
-    const result = await hooks.call(() => client.listTunnels({ limit: PAGE_LIMIT, beforeId }));
+    const result = await hooks.call(() =>
+      client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
+    );
     for (const tunnel of result.tunnels) {
       if (seen.has(tunnel.id)) continue;
       seen.add(tunnel.id);

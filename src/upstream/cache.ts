@@ -1,27 +1,9 @@
 // A short-lived read cache per credential (CACHE_TTL_MS): each upstream call it saves is quota a
-// dashboard keeps (120 calls a minute per account). Entries are keyed by a digest of the
-// credential and the request path, never shared between credentials, bounded in number (least
-// recently used out first), and a write through a credential drops everything cached for it.
-import { LRUCache } from 'lru-cache';
-
-export interface ReadCacheOptions {
-  /** How long an answer is served from the cache. */
-  readonly ttlMs: number;
-  /** Entries kept at most, over all credentials. */
-  readonly maxEntries: number;
-}
-
-/** What one credential has cached, and what it is fetching; gone when both are empty. */
-interface Bucket {
-  /** Bumped by every write: a read that started before it must not be stored after it. */
-  generation: number;
-  pending: number;
-  readonly keys: Set<string>;
-}
-
-interface Entry {
-  readonly value: unknown;
-}
+// dashboard keeps (120 calls a minute per account). Answers live in a CacheStore (shared-state):
+// in this process, or in Redis where every replica reads what one of them fetched. Keys hold a
+// digest of the credential and the request path, never the credential; a write through a
+// credential drops everything cached for it, on every replica sharing the store.
+import type { CacheStore } from '../shared-state/cache-store';
 
 interface Fetching {
   /** The credential's generation when the fetch started. */
@@ -30,29 +12,14 @@ interface Fetching {
 }
 
 export class ReadCache {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly entries: LRUCache<string, Entry>;
+  /** Reads under way in this process, joined by identical reads: bounded by the reads in flight. */
   private readonly fetching = new Map<string, Fetching>();
 
-  constructor(options: ReadCacheOptions) {
-    this.entries = new LRUCache<string, Entry>({
-      max: options.maxEntries,
-      ttl: options.ttlMs,
-      dispose: (_entry, key, reason) => {
-        // An overwrite keeps the key; anything else (evicted, expired, deleted) lets it go.
-        if (reason !== 'set') this.forget(key);
-      },
-    });
-  }
+  constructor(private readonly store: CacheStore) {}
 
-  /** Entries held now (expired ones included until they are touched or evicted). */
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** Credentials with entries or reads under way: bounded by the entries plus the reads. */
+  /** Credentials with reads under way in this process. */
   get credentials(): number {
-    return this.buckets.size;
+    return new Set([...this.fetching.keys()].map((key) => key.slice(0, key.indexOf(' ')))).size;
   }
 
   /**
@@ -66,37 +33,30 @@ export class ReadCache {
     fetch: () => Promise<T>,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
+    const found = await this.store.lookup(credential, path);
+    if (found.hit) return found.value as T;
     const key = keyOf(credential, path);
-    const hit = this.entries.get(key);
-    if (hit) return hit.value as T;
-    const bucket = this.bucket(credential);
     const under = this.fetching.get(key);
-    if (under?.generation === bucket.generation) return under.promise as Promise<T>;
+    if (under?.generation === found.generation) return under.promise as Promise<T>;
     if (under) {
       // Started before a write through this credential: its answer may predate the write, and the
       // transport would hand it to an identical call made now. Let it end, then ask again.
       await under.promise.catch(() => undefined);
       return this.read(credential, path, fetch, related);
     }
-    const generation = bucket.generation;
-    bucket.pending += 1;
+    const generation = found.generation;
     const promise = (async () => {
-      try {
-        const value = await fetch();
-        if (bucket.generation === generation) {
-          this.store(bucket, key, value);
-          for (const [otherPath, other] of related?.(value) ?? []) {
-            this.store(bucket, keyOf(credential, otherPath), other);
-          }
-        }
-        return value;
-      } finally {
-        bucket.pending -= 1;
-        this.fetching.delete(key);
-        this.dropIfEmpty(credential, bucket);
-      }
+      const value = await fetch();
+      // The store drops these when the credential wrote since `generation` (here or elsewhere).
+      await this.store.store(credential, generation, [[path, value], ...(related?.(value) ?? [])]);
+      return value;
     })();
-    this.fetching.set(key, { generation, promise });
+    const entry: Fetching = { generation, promise };
+    this.fetching.set(key, entry);
+    const done = () => {
+      if (this.fetching.get(key) === entry) this.fetching.delete(key);
+    };
+    promise.then(done, done);
     return promise;
   }
 
@@ -105,50 +65,17 @@ export class ReadCache {
    * (a failed write may still have landed), and reads under way meanwhile are not stored.
    */
   async write<T>(credential: string, perform: () => Promise<T>): Promise<T> {
-    this.invalidate(credential);
+    await this.invalidate(credential);
     try {
       return await perform();
     } finally {
-      this.invalidate(credential);
+      await this.invalidate(credential);
     }
   }
 
   /** Drops everything cached for this credential. */
-  invalidate(credential: string): void {
-    const bucket = this.buckets.get(credential);
-    if (!bucket) return;
-    bucket.generation += 1;
-    for (const key of [...bucket.keys]) this.entries.delete(key);
-    this.dropIfEmpty(credential, bucket);
-  }
-
-  private bucket(credential: string): Bucket {
-    let bucket = this.buckets.get(credential);
-    if (!bucket) {
-      bucket = { generation: 0, pending: 0, keys: new Set() };
-      this.buckets.set(credential, bucket);
-    }
-    return bucket;
-  }
-
-  private store(bucket: Bucket, key: string, value: unknown): void {
-    this.entries.set(key, { value });
-    // Set after the entry: the LRU may have disposed of it at once (max 0) or evicted another.
-    if (this.entries.has(key)) bucket.keys.add(key);
-  }
-
-  private forget(key: string): void {
-    const credential = key.slice(0, key.indexOf(' '));
-    const bucket = this.buckets.get(credential);
-    if (!bucket) return;
-    bucket.keys.delete(key);
-    this.dropIfEmpty(credential, bucket);
-  }
-
-  private dropIfEmpty(credential: string, bucket: Bucket): void {
-    if (bucket.keys.size === 0 && bucket.pending === 0 && this.buckets.get(credential) === bucket) {
-      this.buckets.delete(credential);
-    }
+  invalidate(credential: string): Promise<void> {
+    return this.store.forget(credential);
   }
 }
 

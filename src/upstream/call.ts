@@ -12,6 +12,8 @@ export interface UpstreamRequest {
   readonly segments: readonly string[];
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: unknown;
+  /** 'poll': sent by the live poller's walk, which claims the upstream budget after client calls. */
+  readonly origin?: 'poll';
 }
 
 export interface UpstreamResponse {

@@ -1,10 +1,14 @@
 // The transport's hooks for metrics and logs; every one optional. Nothing here carries a credential
 // or a body.
+import type { ClaimKind } from '../shared-state/rate-budget';
 import type { CircuitState } from './breaker';
 import type { Method, RouteName } from './call';
 
 export type { CircuitState } from './breaker';
 export type { Method, RouteName } from './call';
+
+/** Who claims a call from the upstream budget: writes first, then client reads, then the live poller. */
+export type BudgetKind = ClaimKind;
 
 export interface UpstreamEvents {
   /**
@@ -34,9 +38,25 @@ export interface UpstreamEvents {
   /**
    * A call was refused for rate: by the upstream (a 429, `source: 'upstream'`, `retryAfter` from its
    * Retry-After header when sent) or by the gateway itself (`source: 'gateway'`: this credential's
-   * queue of waiting calls was full, or its pause after a 429 outlasts the operation's deadline).
+   * queue of waiting calls was full, its pause after a 429 or its upstream budget's next free slot
+   * outlasts the operation's deadline).
    */
   rateLimited?(e: { route: RouteName; source: 'upstream' | 'gateway'; retryAfter?: number }): void;
+  /**
+   * The gateway's own upstream budget (UPSTREAM_RATE_LIMIT_PER_MIN) answered a claim for one attempt:
+   * 'granted' (`remaining`: calls of this kind left in the rolling window), 'waited' (a slot frees
+   * within the operation's deadline: the call waits `waitMs`, then claims again) or 'refused'
+   * (RATE_LIMITED with `retryAfter`; nothing is sent). `limit` is the budget per credential.
+   */
+  budget?(e: {
+    route: RouteName;
+    kind: BudgetKind;
+    outcome: 'granted' | 'waited' | 'refused';
+    limit: number;
+    remaining?: number;
+    waitMs?: number;
+    retryAfter?: number;
+  }): void;
 }
 
 /** Every hook's name, for whoever listens to all of them (tests record each). */
@@ -47,6 +67,7 @@ export const UPSTREAM_EVENT_NAMES = [
   'retry',
   'circuit',
   'rateLimited',
+  'budget',
 ] as const satisfies readonly (keyof UpstreamEvents)[];
 
 // A hook added to UpstreamEvents without its name above fails to compile here.

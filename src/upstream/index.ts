@@ -1,6 +1,6 @@
 // The upstream as the rest of the gateway sees it: the client, the transport and the domain types.
 export type { BackendModule } from './backend-module-json';
-export { ReadCache, type ReadCacheOptions } from './cache';
+export { ReadCache } from './cache';
 export type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
 export { NgrokClient } from './client';
 export { credentialDigest } from './credential-digest';

@@ -3,6 +3,7 @@
 // only be refused again. Calls wait it out, or fail at once with RATE_LIMITED when it outlasts
 // their deadline.
 import { GatewayError, UpstreamError } from '../errors';
+import type { PauseStore } from '../shared-state/pause-store';
 import type { UpstreamEvents } from './events';
 import { MESSAGES } from './messages';
 import { MIN_ATTEMPT_MS } from './retry';
@@ -47,6 +48,13 @@ export class CredentialPause {
     await sleep(left);
   }
 }
+
+/** A shared PauseStore (Redis with fallback) as the ExpiringStore CredentialPause keeps its pauses in. */
+export const sharedPauses = (store: PauseStore): ExpiringStore<number> => ({
+  get: (credential) => store.pausedUntil(credential),
+  // The store keeps each pause until its end (the value) and the later of two concurrent ones.
+  set: (credential, until) => store.pause(credential, until),
+});
 
 /** Waits a pause out before the call goes on (before a slot is taken: paused calls hold none). */
 export const pauseWaitStage =

@@ -1,8 +1,10 @@
 // The transport to the REST upstream: the stages every call passes through, in one list, ending in
 // one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file and one line here.
 
+import type { PauseStore } from '../shared-state/pause-store';
 import { breakerStage, reportStage, slotStage } from './attempt';
 import { CircuitBreaker, type CircuitState } from './breaker';
+import { budgetStage, budgetWaitStage, type UpstreamBudget } from './budget';
 import type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
 import { coalesceStage } from './coalesce';
 import { credentialDigest } from './credential-digest';
@@ -11,7 +13,7 @@ import type { UpstreamEvents } from './events';
 import { Exchange, type StatusCheck } from './exchange';
 import { ConcurrencyLimiter } from './limiter';
 import { outcomeStage } from './outcome';
-import { CredentialPause, pauseStage, pauseWaitStage } from './pause';
+import { CredentialPause, pauseStage, pauseWaitStage, sharedPauses } from './pause';
 import { refusalStage } from './refusals';
 import { basePathOf, requestPath } from './request-path';
 import { retryStage } from './retry';
@@ -49,6 +51,10 @@ export interface TransportOptions {
   /** Jitter source, [0, 1) (Math.random when omitted: tests seed it). */
   readonly random?: () => number;
   readonly events?: UpstreamEvents;
+  /** The rate budget per credential (UPSTREAM_RATE_LIMIT_PER_MIN); none: calls are not budgeted. */
+  readonly budget?: UpstreamBudget;
+  /** Where pauses after a 429 live (Redis: shared by replicas); none: in this transport. */
+  readonly pauses?: PauseStore;
 }
 
 /** What the readiness check learns: the answer's status, or why none came. */
@@ -83,7 +89,11 @@ export class UpstreamTransport {
       onChange: (state) => events?.circuit?.(state),
     });
     this.refused = new MemoryStore<true>(options.refusedCredentialMaxEntries);
-    const pause = new CredentialPause(new MemoryStore<number>(PAUSED_CREDENTIALS_MAX), events);
+    const pauses = options.pauses
+      ? sharedPauses(options.pauses)
+      : new MemoryStore<number>(PAUSED_CREDENTIALS_MAX);
+    const pause = new CredentialPause(pauses, events);
+    const budget = options.budget;
     const policy = {
       retries: options.retries,
       baseMs: options.retryBaseMs,
@@ -98,8 +108,10 @@ export class UpstreamTransport {
         outcomeStage,
         retryStage(policy, this.stats, events),
         pauseWaitStage(pause),
+        ...(budget ? [budgetWaitStage(budget, events)] : []),
         slotStage(new ConcurrencyLimiter(options.maxConcurrency, options.queueLimit), events),
         pauseStage(pause, events),
+        ...(budget ? [budgetStage(budget, events)] : []),
         breakerStage(this.breaker, options.timeoutMs),
         reportStage(events),
       ],

@@ -12,6 +12,8 @@ export interface TunnelPageRequest {
   readonly limit: number;
   /** Only tunnels created before this one (the upstream's cursor). */
   readonly beforeId?: string;
+  /** 'poll': the live poller's walk (see UpstreamRequest.origin). */
+  readonly origin?: 'poll';
 }
 
 export const listTunnelsRequest = (page: TunnelPageRequest): UpstreamRequest => ({
@@ -19,6 +21,7 @@ export const listTunnelsRequest = (page: TunnelPageRequest): UpstreamRequest => 
   method: 'GET',
   segments: ['tunnels'],
   query: { limit: page.limit, before_id: page.beforeId },
+  ...(page.origin ? { origin: page.origin } : {}),
 });
 
 export const getTunnelRequest = (id: string): UpstreamRequest => ({

@@ -177,7 +177,9 @@ describe('an upstream that answers the other plausible ways', () => {
 
   beforeAll(async () => {
     const url = await listen(server);
-    const gateway = createGateway(loadConfig({ NODE_ENV: 'test', NGROK_API_URL: `${url}/` }));
+    const gateway = createGateway(
+      loadConfig({ NODE_ENV: 'test', NGROK_API_URL: `${url}/`, UPSTREAM_RATE_LIMIT_PER_MIN: '0' }),
+    );
     const front = createServer(gateway.yoga);
     const frontUrl = await listen(front);
     gql = async (query) => {
@@ -274,7 +276,9 @@ describe('paging against an upstream that pages loosely', () => {
 
   beforeAll(async () => {
     const upstream = await listen(server);
-    gateway = createGateway(loadConfig({ NODE_ENV: 'test', NGROK_API_URL: upstream }));
+    gateway = createGateway(
+      loadConfig({ NODE_ENV: 'test', NGROK_API_URL: upstream, UPSTREAM_RATE_LIMIT_PER_MIN: '0' }),
+    );
     front = createServer(gateway.yoga);
     url = `${await listen(front)}/graphql`;
   });

@@ -28,6 +28,7 @@ async function startGateway(upstream: string, env: Record<string, string>): Prom
       PORT: '0',
       NODE_ENV: 'test',
       LOG_FORMAT: 'json',
+      UPSTREAM_RATE_LIMIT_PER_MIN: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,6 +19,7 @@ export interface GqlResult {
   body: {
     data?: Record<string, unknown> | null;
     errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, unknown> }[];
+    extensions?: Record<string, unknown>;
   };
   headers: Headers;
 }
@@ -126,6 +127,9 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     NODE_ENV: 'test',
     NGROK_API_URL: options.upstreamUrl ?? relay?.url ?? sandbox.url,
     LOG_LEVEL: 'debug',
+    // Off unless a test turns it on (test/budget, test/cluster): many tests spend more than a minute's
+    // budget per key, and answers that reach the upstream then carry extensions.upstreamBudget.
+    UPSTREAM_RATE_LIMIT_PER_MIN: '0',
     ...options.env,
   });
   const events: Recorded = [];
