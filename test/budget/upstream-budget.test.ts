@@ -174,7 +174,10 @@ describe('the budget stage', () => {
 
 describe("the live poller's calls", () => {
   it("claim the gateway-wide budget as 'poll'", async () => {
-    const stack = await startLiveStack({ accounts: { [KEY]: {} } });
+    const stack = await startLiveStack({
+      accounts: { [KEY]: {} },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: '120' },
+    });
     try {
       const subscriber = await sse(stack.url, KEY);
       await until(
