@@ -14,13 +14,7 @@ import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphq
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { graphiqlForAllowedHosts } from './gateway/hosts';
 import { createMetrics } from './gateway/metrics';
-import {
-  combineEvents,
-  maskLoggerOf,
-  requestTallyEvents,
-  useRequestLog,
-  yogaLoggerOf,
-} from './gateway/observability';
+import { combineEvents, createRequestLog, maskLoggerOf, yogaLoggerOf } from './gateway/observability';
 import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
@@ -30,7 +24,13 @@ import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { createSharedState } from './shared-state';
-import { ReadCache, type TransportOptions, type UpstreamEvents, UpstreamTransport } from './upstream';
+import {
+  newScope,
+  ReadCache,
+  type TransportOptions,
+  type UpstreamEvents,
+  UpstreamTransport,
+} from './upstream';
 
 export interface GatewayDeps {
   /**
@@ -63,7 +63,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     deps.transport ??
     new UpstreamTransport({
       ...transportOptions(config, upstreamUrl),
-      events: combineEvents(metrics.events, requestTallyEvents, liveAttemptEvents, deps.events),
+      events: combineEvents(metrics.events, liveAttemptEvents, deps.events),
     });
   // Shared by every request's client over this transport; off unless CACHE_TTL_MS > 0.
   const cache =
@@ -71,6 +71,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       ? new ReadCache({ ttlMs: config.cache.ttlMs, maxEntries: config.cache.maxEntries })
       : undefined;
   const logger = deps.logger ?? silentLogger();
+  const requestLog = createRequestLog(logger);
   const readiness = createReadinessProbe({
     apiKey: config.upstream.apiKey,
     timeoutMs: config.readiness.timeoutMs,
@@ -108,6 +109,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
           credentialOf(request.headers.get('authorization'), config),
           cache,
           live,
+          // Each operation's deadline; the request's tally for its log line.
+          newScope(requestLog.tallyOf(request)),
         );
       } catch (error) {
         if (error instanceof GatewayError) throw toGraphQLError(error);
@@ -117,7 +120,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     plugins: [
       // Before the request log, which reads the codes it fills in.
       useErrorCodes,
-      useRequestLog(logger),
+      requestLog.plugin,
       // Host and Origin: before anything that answers or runs.
       ...requestGuards(config, { standIn: deps.standIn }),
       metrics.plugin,
@@ -125,7 +128,6 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       ...persisted,
       ...securityPlugins(config),
       useQueryLimits(config.limits),
-      // Before useOperationDeadline, which must wrap the execute function this one sets.
       useCompiledExecution(),
       useOperationDeadline(config.limits),
       useAccessControl(),
