@@ -14,13 +14,7 @@ import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphq
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { graphiqlForAllowedHosts } from './gateway/hosts';
 import { createMetrics } from './gateway/metrics';
-import {
-  combineEvents,
-  maskLoggerOf,
-  requestTallyEvents,
-  useRequestLog,
-  yogaLoggerOf,
-} from './gateway/observability';
+import { combineEvents, createRequestLog, maskLoggerOf, yogaLoggerOf } from './gateway/observability';
 import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
@@ -33,7 +27,13 @@ import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { createSharedState } from './shared-state';
 import { registerRedisMetrics } from './shared-state/redis-metrics';
-import { ReadCache, type TransportOptions, type UpstreamEvents, UpstreamTransport } from './upstream';
+import {
+  newScope,
+  ReadCache,
+  type TransportOptions,
+  type UpstreamEvents,
+  UpstreamTransport,
+} from './upstream';
 
 export interface GatewayDeps {
   /**
@@ -63,6 +63,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
   const metrics = createMetrics({ maxOperationNames: config.metrics.maxOperationNames });
   const logger = deps.logger ?? silentLogger();
+  const requestLog = createRequestLog(logger);
   // Per process without REDIS_URL; with it, what replicas share: budget, pauses, read cache.
   const shared = createSharedState(
     {
@@ -82,7 +83,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
         ? { budget: { store: shared.budget, limitPerMin: config.upstream.rateLimitPerMin } }
         : {}),
       pauses: shared.pauses,
-      events: combineEvents(metrics.events, requestTallyEvents, liveAttemptEvents, deps.events),
+      events: combineEvents(metrics.events, liveAttemptEvents, deps.events),
     });
   // Shared by every request's client (and every replica with Redis); off unless CACHE_TTL_MS > 0.
   const cache = config.cache.ttlMs > 0 ? new ReadCache(shared.cache) : undefined;
@@ -119,6 +120,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
           credentialOf(request.headers.get('authorization'), config),
           cache,
           live,
+          // Each operation's deadline; the request's tally for its log line.
+          newScope(requestLog.tallyOf(request)),
         );
       } catch (error) {
         if (error instanceof GatewayError) throw toGraphQLError(error);
@@ -128,7 +131,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     plugins: [
       // Before the request log, which reads the codes it fills in.
       useErrorCodes,
-      useRequestLog(logger),
+      requestLog.plugin,
       useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
       ...requestGuards(config, { standIn: deps.standIn }),
@@ -137,7 +140,6 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       ...persisted,
       ...securityPlugins(config),
       useQueryLimits(config.limits),
-      // Before useOperationDeadline, which must wrap the execute function this one sets.
       useCompiledExecution(),
       useOperationDeadline(config.limits),
       useAccessControl(),

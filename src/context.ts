@@ -6,9 +6,11 @@ import type { Credential } from './gateway/credentials';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
 import { TunnelLookup } from './tunnel-lookup';
-import { NgrokClient, type ReadCache, type UpstreamTransport } from './upstream';
+import { type CallScope, NgrokClient, newScope, type ReadCache, type UpstreamTransport } from './upstream';
 
 export interface Context {
+  /** This operation's deadline and its request's tally, carried by every upstream call it makes. */
+  readonly upstreamScope: CallScope;
   /** The upstream client for this request's credential; its calls refuse when there is none. */
   readonly client: NgrokClient;
   readonly tunnels: TunnelLookup;
@@ -23,9 +25,11 @@ export function createContext(
   credential: Credential | null,
   cache?: ReadCache,
   live?: LiveEvents,
+  upstreamScope: CallScope = newScope(),
 ): Context {
-  const client = new NgrokClient(transport, credential?.apiKey ?? null, cache);
+  const client = new NgrokClient(transport.scoped(upstreamScope), credential?.apiKey ?? null, cache);
   return {
+    upstreamScope,
     client,
     tunnels: new TunnelLookup(client),
     scopes: credential?.scopes ?? [],

@@ -96,16 +96,25 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Spawns the built gateway and waits until it answers a GraphQL request. */
+export interface StartOptions {
+  readonly headers?: Record<string, string>;
+  readonly timeoutMs?: number;
+  readonly nodeArgs?: readonly string[];
+  /** The port as `--port N` instead of PORT (the yoga floor, which reads no environment). */
+  readonly portArg?: boolean;
+}
+
+/** Spawns the built gateway (or the yoga floor) and waits until it answers a GraphQL request. */
 export async function startGateway(
   entry: string,
   env: Record<string, string>,
-  options: { headers?: Record<string, string>; timeoutMs?: number; nodeArgs?: readonly string[] } = {},
+  options: StartOptions = {},
 ): Promise<GatewayProcess> {
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], {
+  const args = options.portArg ? ['--port', String(port)] : [];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry, ...args], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

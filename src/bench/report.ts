@@ -14,6 +14,8 @@ export interface Row {
   readonly callsPerOp: number;
   /** CPU time per operation of the process answering (the gateway; the stand-in for rest-direct). */
   readonly cpuMsPerOp: number;
+  /** cpuMsPerOp over the yoga-floor row's, in the same run at the same upstream latency. */
+  readonly cpuXFloor: number;
   readonly minimumCalls: number;
   /** Highest gateway RSS sampled during the measured phase; undefined for rest-direct. */
   readonly peakRssMb?: number;
@@ -132,6 +134,7 @@ export function rowsTable(rows: readonly Row[]): string {
       'x rest-direct',
       'calls/op (min)',
       'CPU ms/op',
+      'CPU x yoga-floor',
       'peak RSS MB',
     ],
     rows.map((r) => [
@@ -144,6 +147,7 @@ export function rowsTable(rows: readonly Row[]): string {
       fixed(r.ratio, 2),
       `${fixed(r.callsPerOp, 3)} (${r.minimumCalls})`,
       fixed(r.cpuMsPerOp, 3),
+      fixed(r.cpuXFloor, 2),
       fixed(r.peakRssMb, 0),
     ]),
   );

@@ -5,8 +5,8 @@ import { type AccountSeed, newId } from '../sandbox';
 export interface Scenario {
   readonly name: string;
   readonly summary: string;
-  /** `rest`: straight to the stand-in; `gateway`: POST /graphql. */
-  readonly target: 'rest' | 'gateway';
+  /** `rest`: straight to the stand-in; `gateway`: POST /graphql; `floor`: the bare yoga server. */
+  readonly target: 'rest' | 'gateway' | 'floor';
   readonly path: string;
   readonly body?: string;
   /** `distinct`: each connection has its own credential (and account). */
@@ -80,6 +80,32 @@ export function scenarios(account: AccountSeed): Scenario[] {
           : lengthOf(field(json, 'tunnels')) === 20
             ? undefined
             : 'not 20 tunnels',
+    },
+    {
+      name: 'yoga-floor',
+      summary: '{ hello } on a bare graphql-yoga server: what yoga itself costs',
+      target: 'floor',
+      path: '/graphql',
+      body: graphql('{ hello }'),
+      credentials: 'distinct',
+      minimumCalls: 0,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        return typeof data === 'string' ? data : data.hello === 'world' ? undefined : 'no hello';
+      },
+    },
+    {
+      name: 'typename',
+      summary: '{ __typename } through the gateway: the price of its plugins alone',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql('{ __typename }'),
+      credentials: 'distinct',
+      minimumCalls: 0,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        return typeof data === 'string' ? data : data.__typename === 'Query' ? undefined : 'no __typename';
+      },
     },
     {
       name: 'list-20',

@@ -5,7 +5,8 @@ import { type Plugin, processRegularResult } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 
 export interface MaskLogger {
-  error(details: object, message: string): void;
+  /** `cause`: the error being masked (the log finds its request by it). */
+  error(details: object, message: string, cause?: unknown): void;
 }
 
 export function toGraphQLError(error: GatewayError, base?: GraphQLError): GraphQLError {
@@ -48,6 +49,7 @@ export const createMaskError =
         },
       },
       'unexpected error while executing an operation',
+      error,
     );
     const base = error instanceof GraphQLError ? error : undefined;
     return new GraphQLError('Unexpected error.', {

@@ -1,37 +1,19 @@
 // One log line per request: request id, operation, status, duration, the upstream calls made for
 // it and the outcome. The request id comes from X-Request-Id when the caller sends a sane one, and
-// is echoed in the response. Upstream calls are counted per request through the transport's events,
-// which run inside the request's async context (AsyncLocalStorage), so concurrent requests never mix.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// is echoed in the response. Upstream calls are counted into the request's tally, which each of its
+// operations' upstream scope carries (src/upstream/deadline.ts), so concurrent requests never mix.
+// No AsyncLocalStorage: errors of an operation are tied to their request as they leave execution,
+// so the masking and yoga's own log lines still name the request.
 import { randomUUID } from 'node:crypto';
 import { type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
-import type { Plugin, YogaLogger } from 'graphql-yoga';
+import { handleStreamOrSingleExecutionResult, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
-import type { UpstreamEvents } from '../upstream/events';
+import { newTally, type UpstreamEvents, type UpstreamTally } from '../upstream';
 import type { MaskLogger } from './graphql-errors';
 import { loggable } from './operation-names';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
-
-/** What one request did upstream. */
-export interface UpstreamTally {
-  /** HTTP calls sent (each retry is a call). */
-  calls: number;
-  /** GETs that joined an identical call in flight. */
-  coalesced: number;
-  /** Reads the read cache answered (CACHE_TTL_MS). */
-  cached: number;
-  retries: number;
-  /** Where the credential stands in the gateway's upstream budget after this request's last claim. */
-  budget?: UpstreamBudgetStanding;
-}
-
-/** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
-export interface UpstreamBudgetStanding {
-  readonly limit: number;
-  readonly remaining: number;
-}
 
 interface RequestRecord {
   readonly id: string;
@@ -45,42 +27,17 @@ interface RequestRecord {
   errorCodes: Set<string>;
 }
 
-const requests = new AsyncLocalStorage<RequestRecord>();
+/** The request each error of an operation came from, noted before masking (see useRequestLog). */
+const errorRequests = new WeakMap<object, string>();
 
-/** The id of the request being handled in this async context, if any. */
-export const currentRequestId = (): string | undefined => requests.getStore()?.id;
+/** The id of the request an error (of an operation) belongs to, if known. */
+const requestIdOfError = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null ? errorRequests.get(error) : undefined;
 
 /** Accepts the caller's id when it is short and plain, so it cannot forge log structure. */
 export function requestIdOf(header: string | null): string {
   return header !== null && /^[A-Za-z0-9._:-]{1,128}$/.test(header) ? header : randomUUID();
 }
-
-/** Transport hooks that count upstream work against the request that caused it. */
-export const requestTallyEvents: UpstreamEvents = {
-  attempt() {
-    const r = requests.getStore();
-    if (r) r.upstream.calls += 1;
-  },
-  coalesced() {
-    const r = requests.getStore();
-    if (r) r.upstream.coalesced += 1;
-  },
-  cacheHit() {
-    const r = requests.getStore();
-    if (r) r.upstream.cached += 1;
-  },
-  retry() {
-    const r = requests.getStore();
-    if (r) r.upstream.retries += 1;
-  },
-  budget({ outcome, limit, remaining }) {
-    const r = requests.getStore();
-    if (r && remaining !== undefined && outcome !== 'waited') r.upstream.budget = { limit, remaining };
-  },
-};
-
-/** The upstream facts of the request handled in this async context, if any. */
-export const currentUpstreamTally = (): Readonly<UpstreamTally> | undefined => requests.getStore()?.upstream;
 
 /** Calls every hook of every listener, for one transport with several observers. */
 export function combineEvents(...listeners: (UpstreamEvents | undefined)[]): UpstreamEvents {
@@ -99,7 +56,7 @@ export function combineEvents(...listeners: (UpstreamEvents | undefined)[]): Ups
 
 /** The masking logger with the request id of the failing request. */
 export const maskLoggerOf = (logger: Logger): MaskLogger => ({
-  error: (details, message) => logger.error({ reqId: currentRequestId(), ...details }, message),
+  error: (details, message, cause) => logger.error({ reqId: requestIdOfError(cause), ...details }, message),
 });
 
 /**
@@ -114,7 +71,10 @@ export function yogaLoggerOf(logger: Logger): YogaLogger {
         a instanceof Error ? a.name : typeof a === 'string' ? loggable(a, LONGEST_TEXT) : typeof a,
       )
       .join(' ');
-  const line = (args: unknown[]) => ({ reqId: currentRequestId(), yoga: summary(args) });
+  const line = (args: unknown[]) => ({
+    reqId: args.map(requestIdOfError).find((id) => id !== undefined),
+    yoga: summary(args),
+  });
   return {
     debug: (...args: unknown[]) => logger.debug(line(args), 'yoga'),
     info: (...args: unknown[]) => logger.info(line(args), 'yoga'),
@@ -148,23 +108,35 @@ const joined = (names: (string | undefined)[]): string | null =>
 
 const UPSTREAM_CODES = /^(?:UPSTREAM_|RATE_LIMITED$)/;
 
+/** The request log: its yoga plugin, and each request's tally for the upstream scope of its operations. */
+export interface RequestLog {
+  readonly plugin: Plugin;
+  /** The tally of a request's upstream work, counted by the transport (see src/upstream/deadline.ts). */
+  tallyOf(request: Request): UpstreamTally | undefined;
+}
+
+/** Notes the request of each error in an operation's result, before masking replaces them. */
+function noteErrorsOf(result: ExecutionResult, requestId: string): void {
+  for (const error of result.errors ?? []) errorRequests.set(error, requestId);
+}
+
 /** The yoga plugin writing one line per request and the X-Request-Id response header. */
-export function useRequestLog(logger: Logger): Plugin {
+export function createRequestLog(logger: Logger): RequestLog {
   const records = new WeakMap<Request, RequestRecord>();
-  return {
+  const plugin: Plugin = {
+    // Instrumentation, not onRequest: it sees every request, those yoga's own plugins answer too (/health).
     instrumentation: {
       request({ request }, wrapped) {
-        const record: RequestRecord = {
+        records.set(request, {
           id: requestIdOf(request.headers.get(REQUEST_ID_HEADER)),
           started: performance.now(),
-          upstream: { calls: 0, coalesced: 0, cached: 0, retries: 0 },
+          upstream: newTally(),
           graphql: false,
           requested: [],
           executed: [],
           errorCodes: new Set(),
-        };
-        records.set(request, record);
-        return requests.run(record, wrapped);
+        });
+        return wrapped();
       },
     },
     onParams({ params, request }) {
@@ -174,10 +146,16 @@ export function useRequestLog(logger: Logger): Plugin {
       if (typeof params.operationName === 'string') record.requested.push(params.operationName);
     },
     onExecute({ args }) {
-      const record = requests.getStore();
+      const request = (args.contextValue as { request?: Request }).request;
+      const record = request && records.get(request);
       if (!record) return;
       const operation = getOperationAST(args.document, args.operationName);
       if (operation) record.executed.push({ name: operation.name?.value, type: operation.operation });
+      // Runs before yoga's masking (a plugin of its own, after the gateway's).
+      return {
+        onExecuteDone: (payload) =>
+          handleStreamOrSingleExecutionResult(payload, ({ result }) => noteErrorsOf(result, record.id)),
+      };
     },
     onResultProcess({ request, result }) {
       const record = records.get(request);
@@ -209,4 +187,5 @@ export function useRequestLog(logger: Logger): Plugin {
       else logger.info(line, 'request');
     },
   };
+  return { plugin, tallyOf: (request) => records.get(request)?.upstream };
 }

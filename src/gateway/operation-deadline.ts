@@ -1,13 +1,14 @@
-// The deadline of a whole operation (OPERATION_TIMEOUT_MS): set here, read by the upstream layer.
+// The deadline of a whole operation (OPERATION_TIMEOUT_MS): set here when it starts executing, on
+// the operation's upstream scope (src/upstream/deadline.ts), which every upstream call it makes reads.
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../config';
-import { withDeadline } from '../upstream/deadline';
+import type { Context } from '../context';
 
 /** Gives each operation a deadline that the upstream layer reads (see src/upstream/deadline.ts). */
-export function useOperationDeadline(config: LimitsConfig): Plugin {
+export function useOperationDeadline(config: LimitsConfig): Plugin<Context> {
   return {
-    onExecute({ executeFn, setExecuteFn }) {
-      setExecuteFn((args) => withDeadline(config.operationTimeoutMs, () => executeFn(args)));
+    onExecute({ args }) {
+      args.contextValue.upstreamScope.deadline = performance.now() + config.operationTimeoutMs;
     },
   };
 }

@@ -6,6 +6,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import type { Config } from '../config';
+import { useBodyLimit } from './body-limit';
 import { hostCheck, useHostCheck } from './hosts';
 import { allowedOrigins, corsOption, holdsRealKey, type OriginContext, useOriginCheck } from './origins';
 
@@ -24,7 +25,8 @@ export const AUTH_CHALLENGE = 'Bearer realm="ngrok-graphql-gateway"';
 export function securityOptions(config: SecurityConfig, context: OriginContext = {}) {
   return {
     cors: corsOption(config, context),
-    maxRequestBodySize: config.limits.maxBodyBytes,
+    // Enforced by useBodyLimit (securityPlugins), which spares bodies with a Content-Length yoga's stream.
+    maxRequestBodySize: false,
     batching: config.limits.maxBatch > 0 ? { limit: config.limits.maxBatch } : false,
   } satisfies Partial<YogaServerOptions<object, object>>;
 }
@@ -74,7 +76,7 @@ export function requestGuards(config: SecurityConfig, context: OriginContext = {
 }
 
 export function securityPlugins(config: SecurityConfig): Plugin[] {
-  const plugins: Plugin[] = [csrfPrevention(), responseHeaders];
+  const plugins: Plugin[] = [csrfPrevention(), responseHeaders, useBodyLimit(config.limits.maxBodyBytes)];
   if (config.server.nodeEnv === 'production') plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
   return plugins;
 }

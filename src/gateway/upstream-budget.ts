@@ -4,20 +4,25 @@
 // the kind it made (reads leave the last tenth to writes). Cached or coalesced answers claim
 // nothing and carry nothing; neither does a streamed result.
 import type { Plugin } from 'graphql-yoga';
-import { currentUpstreamTally } from './observability';
+import type { Context } from '../context';
 
 export const UPSTREAM_BUDGET_EXTENSION = 'upstreamBudget';
 
-/** Needs useRequestLog earlier in the plugin list: it keeps the request's upstream tally. */
-export function useUpstreamBudgetExtension(): Plugin {
+/** Reads the request's upstream tally, which the budget stage fills in (src/upstream/budget.ts). */
+export function useUpstreamBudgetExtension(): Plugin<Context> {
   return {
-    onExecutionResult({ result, setResult }) {
-      const budget = currentUpstreamTally()?.budget;
-      if (budget === undefined || result === undefined || Symbol.asyncIterator in result) return;
-      setResult({
-        ...result,
-        extensions: { ...result.extensions, [UPSTREAM_BUDGET_EXTENSION]: { ...budget } },
-      });
+    onExecute({ args }) {
+      const scope = (args.contextValue as Context).upstreamScope;
+      return {
+        onExecuteDone({ result, setResult }) {
+          const budget = scope.tally?.budget;
+          if (budget === undefined || Symbol.asyncIterator in result) return;
+          setResult({
+            ...result,
+            extensions: { ...result.extensions, [UPSTREAM_BUDGET_EXTENSION]: { ...budget } },
+          });
+        },
+      };
     },
   };
 }

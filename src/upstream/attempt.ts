@@ -114,7 +114,8 @@ export const reportStage =
   (next) =>
   async (call) => {
     const started = performance.now();
-    const report = (status: number | undefined, code: string | undefined) =>
+    const report = (status: number | undefined, code: string | undefined) => {
+      if (call.tally) call.tally.calls += 1;
       events?.attempt?.({
         route: call.request.route,
         method: call.request.method,
@@ -122,6 +123,7 @@ export const reportStage =
         code,
         durationMs: performance.now() - started,
       });
+    };
     try {
       const response = await next(call);
       report(response.status, undefined);

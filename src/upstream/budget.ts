@@ -43,13 +43,15 @@ export const budgetStage =
     const kind = kindOf(call.request);
     const decision = await budget.store.take(call.credential, kind);
     if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
+    const remaining = Math.max(0, decision.remaining);
     events?.budget?.({
       route: call.request.route,
       kind,
       outcome: 'granted',
       limit: budget.limitPerMin,
-      remaining: Math.max(0, decision.remaining),
+      remaining,
     });
+    if (call.tally) call.tally.budget = { limit: budget.limitPerMin, remaining };
     return next(call);
   };
 
@@ -70,6 +72,7 @@ export const budgetWaitStage =
         if (kind === 'poll' || waitMs + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
           const retryAfter = caught.error.details.retryAfter;
           events?.budget?.({ route, kind, outcome: 'refused', limit, remaining: 0, retryAfter });
+          if (call.tally) call.tally.budget = { limit, remaining: 0 };
           events?.rateLimited?.({ route, source: 'gateway', retryAfter });
           throw new AttemptFailure(caught.error, 'local');
         }

@@ -3,7 +3,6 @@
 // that may predate it.
 import { UpstreamError } from '../errors';
 import type { UpstreamResponse } from './call';
-import { currentDeadline } from './deadline';
 import type { UpstreamEvents } from './events';
 import { MESSAGES } from './messages';
 import type { Stage } from './stage';
@@ -23,9 +22,10 @@ export function coalesceStage(stats: { coalesced: number }, events: UpstreamEven
     const pending = inFlight.get(key);
     if (pending) {
       stats.coalesced += 1;
+      if (call.tally) call.tally.coalesced += 1;
       events?.coalesced?.({ route: call.request.route });
       // The call keeps the deadline of the operation that started it; this one may end sooner.
-      return untilDeadline(pending, currentDeadline());
+      return untilDeadline(pending, call.deadline);
     }
     const promise: Promise<UpstreamResponse> = next(call).finally(() => {
       if (inFlight.get(key) === promise) inFlight.delete(key);

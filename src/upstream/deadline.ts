@@ -1,16 +1,44 @@
-// The deadline of the operation an upstream call belongs to. The gateway sets it once per GraphQL
-// operation (src/gateway/operation-deadline.ts); the transport reads it for every attempt, retry and queue
-// wait, so nothing an operation starts outlives it. Outside an operation there is none.
-import { AsyncLocalStorage } from 'node:async_hooks';
+// What one GraphQL operation hands every upstream call it makes: its deadline, and the tally its
+// request's log line reports. It travels as an argument (the operation's client holds it, see
+// UpstreamTransport.scoped), not in AsyncLocalStorage, whose promise hooks would tax every promise
+// of every request. Outside an operation (the live poller, readiness) there is no deadline.
 
-const storage = new AsyncLocalStorage<number>();
-
-/** Runs `fn` with a deadline `ms` from now (performance.now() clock) for every upstream call it makes. */
-export function withDeadline<T>(ms: number, fn: () => T): T {
-  return storage.run(performance.now() + ms, fn);
+/** What one request's upstream calls did, for its log line. */
+export interface UpstreamTally {
+  /** HTTP calls sent (each retry is a call). */
+  calls: number;
+  /** GETs that joined an identical call in flight. */
+  coalesced: number;
+  /** Reads the read cache answered (CACHE_TTL_MS). */
+  cached: number;
+  retries: number;
+  /** Where the credential stands in the gateway's upstream budget after this request's last claim. */
+  budget?: UpstreamBudgetStanding;
 }
 
-/** The current operation's deadline on the performance.now() clock, or Infinity outside an operation. */
-export function currentDeadline(): number {
-  return storage.getStore() ?? Number.POSITIVE_INFINITY;
+/** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
+export interface UpstreamBudgetStanding {
+  readonly limit: number;
+  readonly remaining: number;
 }
+
+export const newTally = (): UpstreamTally => ({ calls: 0, coalesced: 0, cached: 0, retries: 0 });
+
+export interface CallScope {
+  /**
+   * The operation's deadline on the performance.now() clock; Infinity until the operation starts
+   * executing (src/gateway/operation-deadline.ts sets it) and outside any operation.
+   */
+  deadline: number;
+  /** Counted into by the transport's stages; shared by the operations of one request. */
+  readonly tally?: UpstreamTally;
+}
+
+/** A scope of its own for one operation: no deadline yet, counting into `tally`. */
+export const newScope = (tally?: UpstreamTally): CallScope => ({
+  deadline: Number.POSITIVE_INFINITY,
+  ...(tally ? { tally } : {}),
+});
+
+/** Calls made outside any operation: no deadline, counted nowhere. */
+export const NO_SCOPE: Readonly<CallScope> = Object.freeze({ deadline: Number.POSITIVE_INFINITY });

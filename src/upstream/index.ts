@@ -4,6 +4,7 @@ export { ReadCache } from './cache';
 export type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
 export { NgrokClient } from './client';
 export { credentialDigest } from './credential-digest';
+export { type CallScope, newScope, newTally, type UpstreamTally } from './deadline';
 export type { BackendModuleInput, RouteKey } from './edges';
 export type { CircuitState, UpstreamEvents } from './events';
 export type { Ref } from './json-fields';

@@ -92,6 +92,7 @@ export function retryStage(
         });
         if (delayMs === undefined) throw caught;
         stats.retries += 1;
+        if (call.tally) call.tally.retries += 1;
         events?.retry?.({
           route: call.request.route,
           method: call.request.method,

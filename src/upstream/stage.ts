@@ -2,6 +2,7 @@
 // the transport is a list of stages (see transport.ts) ending in one HTTP exchange.
 import type { GatewayError } from '../errors';
 import type { UpstreamRequest, UpstreamResponse } from './call';
+import type { UpstreamTally } from './deadline';
 import type { Delivery } from './retry';
 
 export interface Call {
@@ -13,6 +14,8 @@ export interface Call {
   readonly path: string;
   /** The operation's deadline (performance.now() clock); Infinity outside an operation. */
   readonly deadline: number;
+  /** The request's tally of upstream work (its log line); absent outside a request. */
+  readonly tally?: UpstreamTally;
 }
 
 export type Handler = (call: Call) => Promise<UpstreamResponse>;

@@ -8,7 +8,7 @@ import { budgetStage, budgetWaitStage, type UpstreamBudget } from './budget';
 import type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
 import { coalesceStage } from './coalesce';
 import { credentialDigest } from './credential-digest';
-import { currentDeadline } from './deadline';
+import { type CallScope, NO_SCOPE } from './deadline';
 import type { UpstreamEvents } from './events';
 import { Exchange, type StatusCheck } from './exchange';
 import { ConcurrencyLimiter } from './limiter';
@@ -136,15 +136,21 @@ export class UpstreamTransport {
 
   /**
    * Sends one request with the caller's credential, retrying as retry.ts allows within the
-   * operation's deadline. Identical GETs in flight for the same credential share one upstream call.
+   * operation's deadline (`scope`). Identical GETs in flight for the same credential share one
+   * upstream call.
    */
-  async send(apiKey: string, request: UpstreamRequest): Promise<UpstreamResponse> {
+  async send(
+    apiKey: string,
+    request: UpstreamRequest,
+    scope: CallScope = NO_SCOPE,
+  ): Promise<UpstreamResponse> {
     const call = {
       apiKey,
       credential: credentialDigest(apiKey),
       request,
       path: this.pathOf(request),
-      deadline: currentDeadline(),
+      deadline: scope.deadline,
+      tally: scope.tally,
     };
     try {
       return await this.handle(call);
@@ -170,8 +176,20 @@ export class UpstreamTransport {
   }
 
   /** Reports a read the cache above this transport answered (see client.ts). */
-  noteCacheHit(route: RouteName): void {
+  noteCacheHit(route: RouteName, scope: CallScope = NO_SCOPE): void {
+    if (scope.tally) scope.tally.cached += 1;
     this.options.events?.cacheHit?.({ route });
+  }
+
+  /**
+   * This transport as one operation's client sees it: every call it sends, and every read the cache
+   * answers for it, carries the operation's scope (deadline, tally). One small object per operation.
+   */
+  scoped(scope: CallScope): UpstreamTransport {
+    const view = Object.create(this) as UpstreamTransport;
+    view.send = (apiKey, request) => this.send(apiKey, request, scope);
+    view.noteCacheHit = (route) => this.noteCacheHit(route, scope);
+    return view;
   }
 
   /** Waits for in-flight upstream calls, then closes the pool. */

@@ -7,7 +7,6 @@ import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
 import { type AccountSeed, newId, type Sandbox, startSandbox } from '../../src/sandbox';
 import type { ClaimKind, RateBudget } from '../../src/shared-state/rate-budget';
-import { withDeadline } from '../../src/upstream/deadline';
 import type { UpstreamEvents } from '../../src/upstream/events';
 import { UpstreamTransport } from '../../src/upstream/transport';
 import { listTunnelsRequest } from '../../src/upstream/tunnels';
@@ -118,7 +117,7 @@ describe('the budget stage', () => {
     const store = scriptedBudget(1, 150);
     const outcomes: string[] = [];
     const transport = transportWith(store, outcomes);
-    const response = await withDeadline(5_000, () => transport.send(KEY, getBackend));
+    const response = await transport.scoped({ deadline: performance.now() + 5_000 }).send(KEY, getBackend);
     expect(response.status).toBe(200);
     expect(store.kinds).toEqual(['read', 'read']);
     expect(outcomes).toEqual(['waited', 'granted']);
@@ -131,7 +130,10 @@ describe('the budget stage', () => {
     const store = scriptedBudget(1, 2_500);
     const outcomes: string[] = [];
     const transport = transportWith(store, outcomes);
-    const failure = await withDeadline(1_000, () => transport.send(KEY, getBackend)).catch((e: unknown) => e);
+    const failure = await transport
+      .scoped({ deadline: performance.now() + 1_000 })
+      .send(KEY, getBackend)
+      .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfter: 3 } });
     expect(store.kinds).toEqual(['read']);
     expect(outcomes).toEqual(['refused']);
@@ -144,7 +146,7 @@ describe('the budget stage', () => {
     sandbox.inject('getBackend', { kind: 'status', status: 503 });
     const store = scriptedBudget(0, 1);
     const transport = transportWith(store);
-    const response = await withDeadline(5_000, () => transport.send(KEY, getBackend));
+    const response = await transport.scoped({ deadline: performance.now() + 5_000 }).send(KEY, getBackend);
     expect(response.status).toBe(200);
     expect(sandbox.calls()).toBe(2);
     expect(store.kinds).toEqual(['read', 'read']);

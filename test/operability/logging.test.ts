@@ -1,10 +1,14 @@
 // Structured logs: one JSON line per request with its id, operation, status, duration, upstream
 // calls and outcome; secrets never written; pretty output only in development on a terminal.
+import { createServer } from 'node:http';
 import { Writable } from 'node:stream';
+import { createSchema, createYoga } from 'graphql-yoga';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMaskError } from '../../src/gateway/graphql-errors';
+import { createRequestLog, maskLoggerOf, yogaLoggerOf } from '../../src/gateway/observability';
 import { createLogger, usePretty } from '../../src/log';
 import { makeTunnels } from '../../src/sandbox';
-import { KEY, type Stack, startStack } from '../support/stack';
+import { KEY, listen, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(6, { seed: 61 });
 const id = (i: number) => tunnels[i]?.id ?? '';
@@ -228,5 +232,64 @@ describe('the logger', () => {
     expect(
       usePretty({ log: { level: 'info', format: 'pretty' }, server: { nodeEnv: 'production' } }, false),
     ).toBe(true);
+  });
+});
+
+describe('an unexpected error in the log', () => {
+  it('names the request it failed (no async context needed), by name and path only', async () => {
+    const chunks: string[] = [];
+    const logger = createLogger(
+      { log: { level: 'debug', format: 'json' }, server: { nodeEnv: 'production' } },
+      new Writable({
+        write(chunk, _encoding, done) {
+          chunks.push(String(chunk));
+          done();
+        },
+      }),
+    );
+    const requestLog = createRequestLog(logger);
+    const yoga = createYoga({
+      schema: createSchema({
+        typeDefs: 'type Query { broken: String fine: String }',
+        resolvers: {
+          Query: {
+            // After a tick, as an upstream call would fail: the error leaves execution asynchronously.
+            broken: async () => {
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              throw new TypeError('secret detail');
+            },
+            fine: () => 'ok',
+          },
+        },
+      }),
+      logging: yogaLoggerOf(logger),
+      maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
+      plugins: [requestLog.plugin],
+    });
+    const server = createServer(yoga);
+    const base = await listen(server);
+    try {
+      const ask = (reqId: string) =>
+        fetch(`${base}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-request-id': reqId },
+          body: JSON.stringify({ query: '{ broken fine }' }),
+        }).then((r) => r.json());
+      // Two at once: each line must name its own request.
+      const answers = await Promise.all([ask('first-req'), ask('second-req')]);
+      for (const answer of answers)
+        expect(answer).toMatchObject({ errors: [{ message: 'Unexpected error.', path: ['broken'] }] });
+      const lines = chunks
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const masked = lines.filter((l) => l.msg === 'unexpected error while executing an operation');
+      expect(masked.map((l) => l.reqId).sort()).toEqual(['first-req', 'second-req']);
+      for (const line of masked) expect(line.err).toEqual({ name: 'TypeError', path: ['broken'] });
+      expect(chunks.join('')).not.toContain('secret detail');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
