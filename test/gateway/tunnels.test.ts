@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
+import { graphqlTunnel } from '../support/fixtures';
 import { dataOf, KEY, type Stack, startStack, TUNNEL_FIELDS } from '../support/stack';
 
 const PAGE = `query Page($first: Int, $after: String) {
@@ -144,25 +145,7 @@ describe('Tunnel fields map from the upstream', () => {
     nodes.forEach((node, i) => {
       const t = tunnels[i];
       if (!t) throw new Error('fixture missing');
-      expect(node).toEqual({
-        id: t.id,
-        publicUrl: t.public_url ?? null,
-        startedAt: t.started_at,
-        metadata: t.metadata ?? null,
-        proto: t.proto ? t.proto.toUpperCase() : null,
-        region: t.region,
-        forwardsTo: t.forwards_to,
-        tunnelSession: { id: t.tunnel_session.id, uri: `${base}/tunnel_sessions/${t.tunnel_session.id}` },
-        endpoint: t.endpoint ? { id: t.endpoint.id, uri: `${base}/endpoints/${t.endpoint.id}` } : null,
-        backends: t.backends
-          ? t.backends.map((b) => ({ id: b.id, uri: `${base}/backends/tunnel_group/${b.id}` }))
-          : null,
-        labels: t.labels
-          ? Object.keys(t.labels)
-              .sort()
-              .map((name) => ({ name, value: t.labels?.[name] }))
-          : null,
-      });
+      expect(node).toEqual(graphqlTunnel(t, base));
     });
     // The fixture holds both kinds, so both mappings above were exercised.
     expect(nodes.some((n) => n.labels !== null)).toBe(true);

@@ -3,9 +3,10 @@
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Gateway } from '../../src/app';
-import type { AccountSeed, UpstreamTunnel } from '../../src/sandbox';
+import type { AccountSeed } from '../../src/sandbox';
 import { type Stack, type StackOptions, startStack } from '../support/stack';
 
+export { graphqlTunnel } from '../support/fixtures';
 export { KEY, OTHER_KEY, type Stack, TUNNEL_FIELDS } from '../support/stack';
 
 export const EVENTS = (fields = 'id publicUrl region') =>
@@ -161,29 +162,6 @@ export function wsSubscribe(
     },
   );
   return s;
-}
-
-/** A stand-in tunnel as the gateway shows it with TUNNEL_FIELDS (`base`: the stand-in's URL). */
-export function graphqlTunnel(t: UpstreamTunnel, base: string) {
-  return {
-    id: t.id,
-    publicUrl: t.public_url ?? null,
-    startedAt: t.started_at,
-    metadata: t.metadata ?? null,
-    proto: t.proto ? t.proto.toUpperCase() : null,
-    region: t.region,
-    forwardsTo: t.forwards_to,
-    tunnelSession: { id: t.tunnel_session.id, uri: `${base}/tunnel_sessions/${t.tunnel_session.id}` },
-    endpoint: t.endpoint ? { id: t.endpoint.id, uri: `${base}/endpoints/${t.endpoint.id}` } : null,
-    backends: t.backends
-      ? t.backends.map((b) => ({ id: b.id, uri: `${base}/backends/tunnel_group/${b.id}` }))
-      : null,
-    labels: t.labels
-      ? Object.keys(t.labels)
-          .sort()
-          .map((name) => ({ name, value: t.labels?.[name] }))
-      : null,
-  };
 }
 
 /** A counter or gauge of the gateway's registry (summed over labels matching `labels`). */

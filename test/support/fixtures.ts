@@ -26,3 +26,26 @@ export function oneRouteAccount(tunnels: UpstreamTunnel[]) {
   };
   return { edge, route, backend, seed };
 }
+
+/** A stand-in tunnel as the gateway shows it with TUNNEL_FIELDS (`base`: the stand-in's URL). */
+export function graphqlTunnel(t: UpstreamTunnel, base: string) {
+  return {
+    id: t.id,
+    publicUrl: t.public_url ?? null,
+    startedAt: t.started_at,
+    metadata: t.metadata ?? null,
+    proto: t.proto ? t.proto.toUpperCase() : null,
+    region: t.region,
+    forwardsTo: t.forwards_to,
+    tunnelSession: { id: t.tunnel_session.id, uri: `${base}/tunnel_sessions/${t.tunnel_session.id}` },
+    endpoint: t.endpoint ? { id: t.endpoint.id, uri: `${base}/endpoints/${t.endpoint.id}` } : null,
+    backends: t.backends
+      ? t.backends.map((b) => ({ id: b.id, uri: `${base}/backends/tunnel_group/${b.id}` }))
+      : null,
+    labels: t.labels
+      ? Object.keys(t.labels)
+          .sort()
+          .map((name) => ({ name, value: t.labels?.[name] }))
+      : null,
+  };
+}
