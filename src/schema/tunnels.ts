@@ -4,23 +4,9 @@ import { isIdOf, quote } from '../ids';
 import { MAX_PAGE_SIZE, type Tunnel } from '../upstream';
 import { builder } from './builder';
 import { RefType } from './refs';
+import { decodeCursor, encodeCursor } from './tunnel-cursor';
 
 const DEFAULT_FIRST = 20;
-const CURSOR_PREFIX = 'tunnel:';
-
-// Cursors are opaque to clients; inside, the tunnel id that the upstream's before_id takes.
-const encodeCursor = (id: string): string => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  const notOurs = badInput('after is not a cursor from this connection.');
-  if (!/^[A-Za-z0-9_-]{1,200}$/.test(cursor)) throw notOurs;
-  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
-  const id = decoded.slice(CURSOR_PREFIX.length);
-  if (!decoded.startsWith(CURSOR_PREFIX) || !isIdOf(id, 'tunnel') || encodeCursor(id) !== cursor)
-    throw notOurs;
-  return id;
-}
-
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
   values: {
