@@ -20,7 +20,6 @@ import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/per
 import { useQueryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
-import { liveAttemptEvents } from './live/attempts';
 import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
@@ -36,10 +35,7 @@ import {
 } from './upstream';
 
 export interface GatewayDeps {
-  /**
-   * Shared with the caller (tests read its stats); created from config when omitted. One given here
-   * needs liveAttemptEvents (src/live/attempts.ts) among its events for the live poll budget to count.
-   */
+  /** Shared with the caller (tests read its stats); created from config when omitted. */
   readonly transport?: UpstreamTransport;
   /** Request lines and masked errors (src/log.ts); silent when omitted. */
   readonly logger?: Logger;
@@ -83,7 +79,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
         ? { budget: { store: shared.budget, limitPerMin: config.upstream.rateLimitPerMin } }
         : {}),
       pauses: shared.pauses,
-      events: combineEvents(metrics.events, liveAttemptEvents, deps.events),
+      events: combineEvents(metrics.events, deps.events),
     });
   // Shared by every request's client (and every replica with Redis); off unless CACHE_TTL_MS > 0.
   const cache = config.cache.ttlMs > 0 ? new ReadCache(shared.cache) : undefined;

@@ -6,8 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
-import type { NgrokClient } from '../upstream';
-import { countAttempts } from './attempts';
+import type { NgrokClient, UpstreamTally } from '../upstream';
 import type { RollingBudget } from './budget';
 import type { TunnelFeed } from './feed';
 import type { PollLease } from './lease';
@@ -22,6 +21,8 @@ const MAX_BACKOFF_MS = 60_000;
 export interface PollerOptions {
   readonly digest: string;
   readonly client: NgrokClient;
+  /** What the client's calls sent upstream (its scope's tally): the budget counts these. */
+  readonly tally: UpstreamTally;
   readonly store: SnapshotStore;
   readonly feed: TunnelFeed;
   readonly lease: PollLease;
@@ -147,12 +148,15 @@ export class Poller {
               if (!this.keeper.held) throw new LeaseLost();
             },
             call: async (fn) => {
-              const { calls, result } = await countAttempts(fn);
-              this.options.budget.record(calls);
-              walkCalls += calls;
-              metrics.upstreamCalls(calls);
-              if (!result.ok) throw result.error;
-              return result.value;
+              const before = this.options.tally.calls;
+              try {
+                return await fn();
+              } finally {
+                const calls = this.options.tally.calls - before;
+                this.options.budget.record(calls);
+                walkCalls += calls;
+                metrics.upstreamCalls(calls);
+              }
             },
           }),
         );

@@ -6,7 +6,7 @@ import type { Registry } from 'prom-client';
 import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
-import { credentialDigest, NgrokClient, type UpstreamTransport } from '../upstream';
+import { credentialDigest, NgrokClient, newScope, newTally, type UpstreamTransport } from '../upstream';
 import { RollingBudget } from './budget';
 import { PubSubFeed, type TunnelFeed } from './feed';
 import { LocalLease, type PollLease } from './lease';
@@ -152,10 +152,13 @@ export class LiveEvents {
   }
 
   private startPoller(entry: CredentialEntry): void {
+    const tally = newTally();
     const poller: Poller = new Poller({
       digest: entry.digest,
-      // No read cache: every walk must see the upstream as it is now.
-      client: new NgrokClient(this.deps.transport, entry.apiKey),
+      // No read cache: every walk must see the upstream as it is now. The scope's tally counts the
+      // attempts the poller's own calls send, whatever clients do meanwhile.
+      client: new NgrokClient(this.deps.transport.scoped(newScope(tally)), entry.apiKey),
+      tally,
       store: this.store,
       feed: this.feed,
       lease: this.lease,
