@@ -3,34 +3,29 @@
 // only be refused again. Calls wait it out, or fail at once with RATE_LIMITED when it outlasts
 // their deadline.
 import { GatewayError, UpstreamError } from '../errors';
-import type { PauseStore } from '../shared-state/pause-store';
+import { MAX_PAUSE_MS, type PauseStore } from '../shared-state/pause-store';
 import type { UpstreamEvents } from './events';
 import { MESSAGES } from './messages';
 import { MIN_ATTEMPT_MS } from './retry';
 import { AttemptFailure, type Call, type Stage, sleep } from './stage';
-import type { ExpiringStore } from './store';
-
-/** The longest pause after a 429 that the gateway keeps: the upstream's rate window is 60 s. */
-const MAX_PAUSE_MS = 60_000;
 
 export class CredentialPause {
-  /** `store` maps a credential digest to the end of its pause (Date.now() clock, shareable). */
+  /** `store` keeps each credential digest's pause end (Date.now() clock): in process, or Redis. */
   constructor(
-    private readonly store: ExpiringStore<number>,
+    private readonly store: PauseStore,
     private readonly events: UpstreamEvents | undefined,
   ) {}
 
   /** Milliseconds left of the credential's pause; 0 when it has none. */
   async left(credential: string): Promise<number> {
-    const until = await this.store.get(credential);
+    const until = await this.store.pausedUntil(credential);
     return until === undefined ? 0 : Math.max(0, until - Date.now());
   }
 
   /** Starts (or lengthens) the credential's pause: the upstream asked for `seconds` of quiet. */
   async start(credential: string, seconds: number): Promise<void> {
-    const ms = Math.min(seconds * 1000, MAX_PAUSE_MS);
-    const until = Date.now() + ms;
-    if (until > ((await this.store.get(credential)) ?? 0)) await this.store.set(credential, until, ms);
+    // The store keeps the later of two pauses.
+    await this.store.pause(credential, Date.now() + Math.min(seconds * 1000, MAX_PAUSE_MS));
   }
 
   /**
@@ -48,13 +43,6 @@ export class CredentialPause {
     await sleep(left);
   }
 }
-
-/** A shared PauseStore (Redis with fallback) as the ExpiringStore CredentialPause keeps its pauses in. */
-export const sharedPauses = (store: PauseStore): ExpiringStore<number> => ({
-  get: (credential) => store.pausedUntil(credential),
-  // The store keeps each pause until its end (the value) and the later of two concurrent ones.
-  set: (credential, until) => store.pause(credential, until),
-});
 
 /** Waits a pause out before the call goes on (before a slot is taken: paused calls hold none). */
 export const pauseWaitStage =

@@ -1,4 +1,4 @@
-// State a stage keeps per key for a while (a credential's pause, a refused credential), behind a
+// State a stage keeps per key for a while (a refused credential), behind a
 // small interface: the in-memory store here, a shared one (Redis) can take its place.
 import { LRUCache } from 'lru-cache';
 

@@ -1,7 +1,7 @@
 // The transport to the REST upstream: the stages every call passes through, in one list, ending in
 // one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file and one line here.
 
-import type { PauseStore } from '../shared-state/pause-store';
+import { MemoryPauseStore, type PauseStore } from '../shared-state/pause-store';
 import { breakerStage, reportStage, slotStage } from './attempt';
 import { CircuitBreaker, type CircuitState } from './breaker';
 import { budgetStage, budgetWaitStage, type UpstreamBudget } from './budget';
@@ -13,7 +13,7 @@ import type { UpstreamEvents } from './events';
 import { Exchange, type StatusCheck } from './exchange';
 import { ConcurrencyLimiter } from './limiter';
 import { outcomeStage } from './outcome';
-import { CredentialPause, pauseStage, pauseWaitStage, sharedPauses } from './pause';
+import { CredentialPause, pauseStage, pauseWaitStage } from './pause';
 import { refusalStage } from './refusals';
 import { basePathOf, requestPath } from './request-path';
 import { retryStage } from './retry';
@@ -68,9 +68,6 @@ export interface TransportStats {
   retries: number;
 }
 
-/** Credentials whose pause after a 429 is remembered at most; an evicted one costs one more 429. */
-const PAUSED_CREDENTIALS_MAX = 10_000;
-
 export class UpstreamTransport {
   readonly stats: TransportStats = { requests: 0, coalesced: 0, retries: 0 };
   private readonly basePath: string;
@@ -89,10 +86,7 @@ export class UpstreamTransport {
       onChange: (state) => events?.circuit?.(state),
     });
     this.refused = new MemoryStore<true>(options.refusedCredentialMaxEntries);
-    const pauses = options.pauses
-      ? sharedPauses(options.pauses)
-      : new MemoryStore<number>(PAUSED_CREDENTIALS_MAX);
-    const pause = new CredentialPause(pauses, events);
+    const pause = new CredentialPause(options.pauses ?? new MemoryPauseStore(), events);
     const budget = options.budget;
     const policy = {
       retries: options.retries,
