@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
-import { type Config, ConfigError, helpText, isLoopback, loadConfig } from './config';
+import { type Config, ConfigError, helpText, isLoopback, listenHost, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/examples';
 import { keyProtection } from './gateway/security';
 import { attachWebSocket } from './gateway/websocket';
@@ -54,7 +54,7 @@ export async function start(
 ): Promise<Running> {
   const standIn = config.upstream.url === undefined ? await embeddedStandIn(config) : undefined;
   const effective = standIn?.config ?? config;
-  const host = effective.server.host ?? '0.0.0.0';
+  const host = listenHost(effective.server);
   if (
     effective.upstream.apiKey !== undefined &&
     effective.access.gatewayTokens.length === 0 &&

@@ -91,6 +91,9 @@ export function loadConfig(
 /** The defaults alone (tests and tools). */
 export const defaultConfig = (): Config => loadConfig({});
 
+/** The address the gateway listens on: HOST, or every interface (main.ts sets 127.0.0.1 for the stand-in). */
+export const listenHost = (server: Pick<ServerConfig, 'host'>): string => server.host ?? '0.0.0.0';
+
 /** True when the listening address accepts connections from this machine only. */
 export const isLoopback = (host: string): boolean =>
   host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);

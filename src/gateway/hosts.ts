@@ -1,7 +1,7 @@
 // Which Host headers the gateway answers. A gateway on loopback answers loopback names only, so a
 // web page whose own name was re-pointed at 127.0.0.1 (DNS rebinding) cannot talk to it.
 import type { Plugin } from 'graphql-yoga';
-import { type Config, isLoopback } from '../config';
+import { type Config, isLoopback, listenHost } from '../config';
 import { refusal } from './refusal';
 
 type HostConfig = Pick<Config, 'server' | 'access'>;
@@ -26,7 +26,7 @@ export function hostNameOf(header: string | null): string | undefined {
 export function hostCheck(config: HostConfig): ((header: string | null) => boolean) | undefined {
   const listed = config.access.allowedHosts;
   if (listed?.includes('*')) return undefined;
-  if (listed === undefined && !isLoopback(config.server.host ?? '0.0.0.0')) return undefined;
+  if (listed === undefined && !isLoopback(listenHost(config.server))) return undefined;
   const allowed = new Set(listed ?? []);
   return (header) => {
     const name = hostNameOf(header);

@@ -24,17 +24,14 @@ export interface GatewayMetrics {
 /** Upstream latency buckets in seconds: the API answers in tens of milliseconds, times out at 10 s. */
 const UPSTREAM_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** Enough for a frontend's operations; each name costs about a hundred series lines. */
-export const DEFAULT_MAX_OPERATION_NAMES = 50;
-
 export interface MetricsOptions {
   /** prom-client's default process metrics; on unless false. */
   readonly processMetrics?: boolean;
   /** Distinct operation names given a series of their own (METRICS_MAX_OPERATION_NAMES). */
-  readonly maxOperationNames?: number;
+  readonly maxOperationNames: number;
 }
 
-export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
+export function createMetrics(options: MetricsOptions): GatewayMetrics {
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
 
@@ -136,9 +133,6 @@ export function createMetrics(options: MetricsOptions = {}): GatewayMetrics {
     circuit: setCircuit,
   };
 
-  const plugin = pipelineMetrics(
-    registry,
-    new OperationNameLabels(options.maxOperationNames ?? DEFAULT_MAX_OPERATION_NAMES),
-  );
+  const plugin = pipelineMetrics(registry, new OperationNameLabels(options.maxOperationNames));
   return { registry, events, plugin };
 }
