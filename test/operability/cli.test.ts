@@ -1,37 +1,25 @@
 // The command line as an operator meets it: --help lists every option, unknown flags are refused
 // with one line, a .env file is read, and flags beat the environment, which beats .env.
-// The entry point is bundled once the way `npm run build` does it (packages external), into
-// node_modules/.cache so that its imports resolve, and each case runs it with node.
+// The entry point is bundled once as `npm run build` does it (test/operability/process.ts), and each
+// case runs it with node.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flagOf, OPTIONS } from '../../src/config';
+import { bundleMain } from './process';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const dirs: string[] = [];
 let main = '';
+let removeBundle = () => {};
 beforeAll(async () => {
-  const cache = join(root, 'node_modules/.cache');
-  mkdirSync(cache, { recursive: true });
-  const out = mkdtempSync(join(cache, 'gateway-cli-'));
-  dirs.push(out);
-  main = join(out, 'main.js');
-  await build({
-    entryPoints: [join(root, 'src/main.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    outfile: main,
-    logLevel: 'warning',
-  });
+  ({ main, remove: removeBundle } = await bundleMain());
 });
 afterAll(() => {
+  removeBundle();
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
