@@ -1,7 +1,7 @@
 // A credential's poller budget: calls in the last rolling minute, and how long to wait before
 // `n` more fit. The poller records calls after they are made and asks before it makes them.
-
-const WINDOW_MS = 60_000;
+import { WINDOW_MS } from '../shared-state/rate-budget';
+import { dropBefore, whenFree } from '../shared-state/rolling-window';
 
 export class RollingBudget {
   /** When each counted call was made (performance.now()), oldest first. */
@@ -14,8 +14,7 @@ export class RollingBudget {
 
   /** Calls counted in the current window. */
   used(): number {
-    const horizon = this.now() - WINDOW_MS;
-    while (this.calls.length > 0 && (this.calls[0] ?? 0) <= horizon) this.calls.shift();
+    dropBefore(this.calls, this.now() - WINDOW_MS);
     return this.calls.length;
   }
 
@@ -26,11 +25,10 @@ export class RollingBudget {
 
   /** Milliseconds until `n` more calls fit in the window (0: now). `n` is capped at the budget. */
   waitFor(n: number): number {
-    const need = Math.min(n, this.perMinute);
-    const over = this.used() + need - this.perMinute;
-    if (over <= 0) return 0;
-    // The window must lose `over` calls: wait until the over-th oldest one leaves it.
-    const leaving = this.calls[over - 1] ?? this.now();
-    return Math.max(1, Math.ceil(leaving + WINDOW_MS - this.now()));
+    this.used();
+    // Room for `n` more: the window may hold at most perMinute - n + 1 calls before the last of them.
+    const now = this.now();
+    const at = whenFree(this.calls, this.perMinute - Math.min(n, this.perMinute) + 1, now, WINDOW_MS);
+    return at <= now ? 0 : Math.max(1, Math.ceil(at - now));
   }
 }

@@ -9,6 +9,7 @@
 // A refusal says in how many ms a slot frees for that kind, so a caller can wait when that fits
 // its deadline, or fail at once with RATE_LIMITED and retryAfter = retryAfterSeconds(ms).
 import { LRUCache } from 'lru-cache';
+import { dropBefore, whenFree } from './rolling-window';
 
 export type ClaimKind = 'mutation' | 'read' | 'poll';
 
@@ -84,14 +85,9 @@ export interface MemoryRateBudgetOptions extends RateBudgetOptions {
 /** The decision for a window already cleared of expired calls; shared with nothing else. */
 function decide(w: WindowCalls, kind: ClaimKind, c: Ceilings, now: number, windowMs: number): BudgetDecision {
   const ceiling = c[kind];
-  // The call that must leave the window before this claim fits, and when it leaves.
-  const freeAt = (times: readonly number[], cap: number): number => {
-    if (times.length < cap) return now;
-    if (cap <= 0) return now + windowMs;
-    return (times[times.length - cap] ?? now) + windowMs;
-  };
-  let at = freeAt(w.calls, ceiling);
-  if (kind === 'poll') at = Math.max(at, freeAt(w.polls, c.pollOwn));
+  // When the call that must leave the window before this claim fits leaves it.
+  let at = whenFree(w.calls, ceiling, now, windowMs);
+  if (kind === 'poll') at = Math.max(at, whenFree(w.polls, c.pollOwn, now, windowMs));
   if (at > now) return { granted: false, retryInMs: Math.max(1, Math.ceil(at - now)) };
   w.calls.push(now);
   if (kind === 'poll') w.polls.push(now);
@@ -102,12 +98,6 @@ function decide(w: WindowCalls, kind: ClaimKind, c: Ceilings, now: number, windo
     at: now,
   };
 }
-
-const dropBefore = (times: number[], edge: number): void => {
-  let expired = 0;
-  while (expired < times.length && (times[expired] ?? 0) <= edge) expired += 1;
-  if (expired > 0) times.splice(0, expired);
-};
 
 /** The budget in this process: exact for one replica, and the fallback while Redis is down. */
 export class MemoryRateBudget implements RateBudget {
