@@ -40,7 +40,10 @@ export class RedisCacheStore implements CacheStore {
       [this.keys.cacheGeneration(digest)],
       [this.keys.cacheEntries(digest), path],
     );
-    if (!Array.isArray(reply) || typeof reply[0] !== 'string') throw new Error('unexpected cache reply');
+    // The generation is an INCR counter: anything else is no answer, and the call falls back.
+    if (!Array.isArray(reply) || typeof reply[0] !== 'string' || !/^\d{1,15}$/.test(reply[0])) {
+      throw new Error('unexpected cache reply');
+    }
     const generation = Number(reply[0]);
     return typeof reply[1] === 'string'
       ? { hit: true, value: JSON.parse(reply[1]) }

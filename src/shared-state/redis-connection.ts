@@ -1,9 +1,11 @@
 // The gateway's two connections to Redis (REDIS_URL): one for commands, one subscribed for pub/sub.
 // Both fail fast instead of queueing while Redis is away (callers fall back to per-process state at
 // once) and keep reconnecting in the background. The connection tells whether Redis is usable now,
-// logs each outage once and each recovery once, and feeds /readiness and the metrics.
+// logs each outage once and each recovery once, and feeds /readiness and the metrics. A malformed
+// reply is an outage like any other: the connector drops the connection (guarded-connector.ts).
 import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from '../log';
+import { GuardedConnector, RedisReplyRefused } from './guarded-connector';
 
 /** connecting: not yet reached since start; up: both connections ready; down: an outage. */
 export type RedisState = 'connecting' | 'up' | 'down';
@@ -24,14 +26,22 @@ export interface RedisConnectionOptions {
   readonly logger?: Logger;
 }
 
-/** Reconnect delays: quick at first, then every 2 s for as long as the outage lasts. */
-export const reconnectDelay = (attempt: number): number => Math.min(100 * 2 ** Math.min(attempt, 5), 2_000);
+/** The longest reconnect delay: every 2 s for as long as an outage lasts. */
+const MAX_RECONNECT_DELAY_MS = 2_000;
 
-/** Why a connection failed, without anything from the URL beyond what the error itself names. */
-const reasonOf = (error: unknown): string => {
+/** Reconnect delays: quick at first, then the longest. */
+export const reconnectDelay = (attempt: number): number =>
+  Math.min(100 * 2 ** Math.min(attempt, 5), MAX_RECONNECT_DELAY_MS);
+
+/**
+ * Why a connection or command failed, without the password: a server's error may quote the command
+ * it refused (one without AUTH quotes the password), and ioredis quotes a reply it did not expect.
+ */
+const reasonOf = (error: unknown, password: string): string => {
   if (!(error instanceof Error)) return 'unknown';
   const code = (error as NodeJS.ErrnoException).code;
-  return (code ?? error.message).slice(0, 120);
+  const text = (code ?? error.message).replace(/ Last (reply|error): [\s\S]*$/, '');
+  return (password === '' ? text : text.replaceAll(password, '***')).slice(0, 120);
 };
 
 export class RedisConnection implements RedisLink {
@@ -43,22 +53,33 @@ export class RedisConnection implements RedisLink {
   private lastError = 'unknown';
   private commandFailureLogged = false;
   private closed = false;
+  /** Connections whose last one was dropped for a malformed reply: they wait the longest delay. */
+  private readonly refused = new Set<Redis>();
   private readonly listeners = new Set<(state: RedisState) => void>();
   private readonly logger: Logger | undefined;
+  private readonly password: string;
 
   constructor(options: RedisConnectionOptions) {
     this.logger = options.logger;
+    this.password = decodeURIComponent(new URL(options.url).password);
     const { timeoutMs } = options;
-    const settings: RedisOptions = {
+    const settings = (retryStrategy: (attempt: number) => number): RedisOptions => ({
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       connectTimeout: timeoutMs,
       commandTimeout: timeoutMs,
-      retryStrategy: reconnectDelay,
+      retryStrategy,
       connectionName: 'ngrok-graphql-gateway',
-    };
-    this.client = new Redis(options.url, settings);
-    this.subscriber = new Redis(options.url, settings);
+      Connector: GuardedConnector,
+      // ioredis would resubscribe with a promise nobody handles: a SUBSCRIBE that then fails is an
+      // unhandled rejection, which ends the process. SharedEventTarget resubscribes once Redis is up.
+      autoResubscribe: false,
+    });
+    // A server that sent what no Redis sends is not asked again at once, even right after a handshake.
+    const delayOf = (connection: () => Redis) => (attempt: number) =>
+      this.refused.delete(connection()) ? MAX_RECONNECT_DELAY_MS : reconnectDelay(attempt);
+    this.client = new Redis(options.url, settings(delayOf(() => this.client)));
+    this.subscriber = new Redis(options.url, settings(delayOf(() => this.subscriber)));
     for (const connection of [this.client, this.subscriber]) {
       connection.on('ready', () => {
         this.ready.add(connection);
@@ -70,7 +91,8 @@ export class RedisConnection implements RedisLink {
       });
       // Every failed reconnect emits one; the state change below is what gets logged.
       connection.on('error', (error: unknown) => {
-        this.lastError = reasonOf(error);
+        this.lastError = reasonOf(error, this.password);
+        if (error instanceof RedisReplyRefused) this.refused.add(connection);
       });
     }
   }
@@ -97,7 +119,7 @@ export class RedisConnection implements RedisLink {
     if (this.commandFailureLogged || this.closed) return;
     this.commandFailureLogged = true;
     this.logger?.warn(
-      { redis: this.current, reason: reasonOf(error) },
+      { redis: this.current, reason: reasonOf(error, this.password) },
       'A Redis command failed: this call used per-process state (logged once until Redis recovers)',
     );
   }

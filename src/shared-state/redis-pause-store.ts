@@ -27,8 +27,11 @@ export class RedisPauseStore implements PauseStore {
   }
 
   async pausedUntil(digest: string): Promise<number | undefined> {
-    const raw = await this.client.get(this.keys.pause(digest));
+    const raw: unknown = await this.client.get(this.keys.pause(digest));
+    if (raw !== null && typeof raw !== 'string') throw new Error('unexpected pause reply');
     const until = raw === null ? Number.NaN : Number(raw);
-    return Number.isFinite(until) && until > this.now() ? until : undefined;
+    // Longer than any pause set here (they are capped): not one the gateway set, so none.
+    const now = this.now();
+    return Number.isFinite(until) && until > now && until <= now + MAX_PAUSE_MS ? until : undefined;
   }
 }

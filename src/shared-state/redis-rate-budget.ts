@@ -76,10 +76,13 @@ export class RedisRateBudget implements RateBudget {
       [this.keys.budget(digest), this.keys.pollBudget(digest)],
       [this.windowMs, this.ceilings[kind], kind === 'poll' ? this.ceilings.pollOwn : -1, this.member()],
     );
-    const [granted, value, now] = integersOf(reply, 3);
-    return granted === 1
-      ? { granted: true, remaining: value ?? 0, at: now ?? Date.now() }
-      : { granted: false, retryInMs: Math.max(1, value ?? 1) };
+    const [granted, value = -1, now = 0] = integersOf(reply, 3);
+    // What the script cannot return is no decision: the call falls back to per-process state.
+    if (now <= 0) throw new Error('unexpected budget reply');
+    if (granted === 1 && value >= 0 && value < this.ceilings[kind])
+      return { granted: true, remaining: value, at: now };
+    if (granted === 0 && value > 0 && value <= this.windowMs) return { granted: false, retryInMs: value };
+    throw new Error('unexpected budget reply');
   }
 
   /** Adds calls granted elsewhere (by the in-process fallback during an outage) to the window. */

@@ -10,7 +10,8 @@ export class RedisSnapshotStore implements SnapshotStore {
   ) {}
 
   async get(digest: string): Promise<unknown> {
-    const raw = await this.client.get(this.keys.snapshot(digest));
+    const raw: unknown = await this.client.get(this.keys.snapshot(digest));
+    if (raw !== null && typeof raw !== 'string') throw new Error('unexpected snapshot reply');
     return raw === null ? undefined : JSON.parse(raw);
   }
 

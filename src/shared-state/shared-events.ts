@@ -39,6 +39,21 @@ function quiet(client: Redis, onFailure: (method: string, args: unknown[], error
   });
 }
 
+/** What a message that is not JSON parses to: anyone able to publish on Redis could send one. */
+const UNREADABLE = Symbol('unreadable message');
+
+/** JSON, except that a message it cannot parse is dropped instead of thrown in the socket's data handler. */
+const tolerantJson = {
+  stringify: (message: unknown): string => JSON.stringify(message),
+  parse: (message: string): unknown => {
+    try {
+      return JSON.parse(message);
+    } catch {
+      return UNREADABLE;
+    }
+  },
+};
+
 const call = (listener: Listener, event: CustomEvent): void => {
   if (typeof listener === 'function') listener(event);
   else listener.handleEvent(event);
@@ -63,6 +78,7 @@ export class SharedEventTarget extends EventTarget implements TypedEventTarget<C
     this.redis = createRedisEventTarget<CustomEvent>({
       publishClient: quiet(options.client, onFailure),
       subscribeClient: quiet(options.subscriber, onFailure),
+      serializer: tolerantJson,
     });
     // Subscriptions made during an outage failed: make them again once Redis is back.
     options.link.onChange((state) => {
@@ -95,7 +111,9 @@ export class SharedEventTarget extends EventTarget implements TypedEventTarget<C
     if (set === undefined) {
       set = new Set();
       this.listeners.set(type, set);
-      const relay = (event: CustomEvent) => this.deliver(type, event.detail);
+      const relay = (event: CustomEvent) => {
+        if (event.detail !== UNREADABLE) this.deliver(type, event.detail);
+      };
       this.relays.set(type, relay);
       this.redis.addEventListener(this.options.keys.channel(type), relay);
     }
