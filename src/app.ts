@@ -18,8 +18,8 @@ import { combineEvents, createRequestLog, maskLoggerOf, yogaLoggerOf } from './g
 import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
-import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';

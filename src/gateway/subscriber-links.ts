@@ -1,6 +1,7 @@
 // The transport side of a live subscriber (src/live/backlog.ts) for the gateway's two transports:
-// yoga's SSE response (Node's ServerResponse) and a graphql-ws socket. Each says what it holds
-// unsent, and goes away promptly when its subscriber is dropped, even if the client never reads again.
+// yoga's streamed HTTP response (SSE or multipart: Node's ServerResponse) and a graphql-ws socket.
+// Each says what it holds unsent, and goes away promptly when its subscriber is dropped, even if the
+// client never reads again.
 import { ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
 import type { SubscriberLink } from '../live/backlog';
@@ -11,11 +12,8 @@ export const DROP_GRACE_MS = 5_000;
 /** Policy Violation: graphql-ws clients do not retry it on their own (they would miss events). */
 export const TOO_SLOW_CLOSE_CODE = 1008;
 
-/** A WebSocket close reason is at most 123 bytes. */
-const closeReason = (reason: string): string => {
-  const bytes = Buffer.from(reason);
-  return bytes.length <= 123 ? reason : bytes.subarray(0, 123).toString().replace(/\uFFFD+$/, '');
-};
+/** A WebSocket close reason is at most 123 bytes (the gateway's reasons are ASCII). */
+const closeReason = (reason: string): string => reason.slice(0, 123);
 
 /** Cuts the connection with `cut` unless it closes by itself within the grace. */
 function cutAfterGrace(closing: { once(event: 'close', listener: () => void): unknown }, cut: () => void) {
@@ -24,20 +22,20 @@ function cutAfterGrace(closing: { once(event: 'close', listener: () => void): un
   closing.once('close', () => clearTimeout(timer));
 }
 
-/** What yoga's server context may carry: Node's response (HTTP, SSE), or graphql-ws's link. */
+/** What yoga's server context may carry: Node's response (HTTP), or graphql-ws's link (websocket.ts). */
 export interface LinkCarrier {
   readonly res?: unknown;
   readonly subscriberLink?: SubscriberLink;
 }
 
-/** The subscriber's link: graphql-ws's (websocket.ts), else one over Node's response (SSE). */
+/** The subscriber's link: graphql-ws's, else one over Node's response. */
 export const subscriberLinkOf = (carrier: LinkCarrier): SubscriberLink | undefined =>
   carrier.subscriberLink ?? (carrier.res instanceof ServerResponse ? responseLink(carrier.res) : undefined);
 
-/** SSE: the stream's last item, the error, is written if the socket takes it; then the response ends. */
+/** HTTP: the stream's last item, the error, is written if the socket takes it; then the response ends. */
 export function responseLink(res: ServerResponse): SubscriberLink {
   return {
-    transport: 'sse',
+    transport: 'http',
     backlogBytes: () => res.writableLength,
     drop() {
       if (res.destroyed) return;

@@ -3,10 +3,10 @@
 // Both transports stop pulling events while their socket is full (SSE awaits 'drain', graphql-ws the
 // send callback), so a client that stops reading makes the queue grow: past the cap it is dropped.
 
-/** The transport side of one subscriber, as the context factory (SSE) or graphql-ws builds it. */
+/** The transport side of one subscriber, as the context factory (HTTP) or graphql-ws builds it. */
 export interface SubscriberLink {
-  /** Names the transport in metrics. */
-  readonly transport: 'sse' | 'websocket';
+  /** Names the transport in metrics: http (SSE, multipart) or websocket (graphql-ws). */
+  readonly transport: 'http' | 'websocket';
   /** Bytes the transport has accepted for this subscriber and not yet written to its socket. */
   backlogBytes(): number;
   /** Ends the connection promptly, with `reason` where the transport can say it. */

@@ -88,7 +88,8 @@ export class LiveEvents {
   /** Bytes of events held now for every open subscriber (queued, plus unsent in their transports). */
   heldBytes(): number {
     let bytes = 0;
-    for (const entry of this.entries.values()) for (const stream of entry.streams) bytes += stream.heldBytes();
+    for (const entry of this.entries.values())
+      for (const stream of entry.streams) bytes += stream.heldBytes();
     return bytes;
   }
 
@@ -96,7 +97,11 @@ export class LiveEvents {
    * A stream of the credential's tunnel events; RATE_LIMITED beyond the limits. `link`: the
    * subscriber's transport, dropped when more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES wait for it.
    */
-  subscribe(apiKey: string, includeCurrent: boolean, link?: SubscriberLink): AsyncIterableIterator<StreamItem> {
+  subscribe(
+    apiKey: string,
+    includeCurrent: boolean,
+    link?: SubscriberLink,
+  ): AsyncIterableIterator<StreamItem> {
     if (this.closing) {
       throw new GatewayError(
         'UPSTREAM_UNAVAILABLE',

@@ -3,9 +3,9 @@
 // (test/live/slow-subscribers.test.ts drives the same over real sockets).
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
+import { eventBytes, type SubscriberLink } from '../../src/live/backlog';
 import { PubSubFeed } from '../../src/live/feed';
 import { MemorySnapshotStore, type Snapshot, type TunnelEventPayload } from '../../src/live/snapshot';
-import { eventBytes, type SubscriberLink } from '../../src/live/backlog';
 import { type StreamItem, TunnelEventStream } from '../../src/live/stream';
 import type { Tunnel } from '../../src/upstream';
 
@@ -89,7 +89,7 @@ describe('a subscriber stream', () => {
     const feed = new PubSubFeed();
     const seen = { ended: 0, tooSlow: 0, held: [] as number[], dropped: [] as string[] };
     const link: SubscriberLink = {
-      transport: 'sse',
+      transport: 'http',
       backlogBytes: () => backlog,
       drop: (reason) => seen.dropped.push(reason),
     };
