@@ -86,15 +86,13 @@ describe('memory of a gateway with subscribers that stop reading', () => {
     expect(await scrape(base, 'gateway_live_subscriber_held_bytes_peak')).toBeLessThanOrEqual(CAP);
     // Held for the subscribers: at most the cap. Generous for garbage not yet collected;
     // with no bound the same run grows the heap by about 75 MB.
-    expect(peak - baseline).toBeLessThan(48 * MiB);
+    const figures = `heap ${(baseline / MiB).toFixed(1)} MB, at most ${(peak / MiB).toFixed(1)} MB over ${(readerBytes / MiB).toFixed(1)} MiB of events`;
+    expect(peak - baseline, figures).toBeLessThan(48 * MiB);
     // Both readers got every event, the same ones, in order, up to the account as it is now.
     const online = (sandbox.account(KEY).tunnels ?? []).map((t) => t.id).sort();
     await until(() => JSON.stringify(replay(reader.seen())) === JSON.stringify(online), 'the last state');
     await until(() => wsReader.results.length >= reader.results.length, 'the graphql-ws reader');
     expect(wsReader.seen()).toEqual(reader.seen());
-    console.log(
-      `heap ${(baseline / MiB).toFixed(1)} MB, at most ${(peak / MiB).toFixed(1)} MB over ${(readerBytes / MiB).toFixed(1)} MiB of events`,
-    );
     stalled.socket.destroy();
     for (const s of [reader, wsReader]) s.close();
   }, 300_000);
