@@ -19,6 +19,7 @@ import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
@@ -98,7 +99,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...clusterLiveDeps(shared, config.live),
   });
 
-  const yoga = createYoga<Record<string, unknown>, Context>({
+  const yoga = createYoga<LinkCarrier, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
@@ -109,7 +110,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...(persisted.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
-    context: ({ request }) => {
+    context: (initial) => {
+      const { request } = initial;
       try {
         return createContext(
           transport,
@@ -118,6 +120,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
           live,
           // Each operation's deadline; the request's tally for its log line.
           newScope(requestLog.tallyOf(request)),
+          subscriberLinkOf(initial),
         );
       } catch (error) {
         if (error instanceof GatewayError) throw toGraphQLError(error);

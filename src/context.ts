@@ -3,6 +3,7 @@
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
 import type { Credential } from './gateway/credentials';
+import type { SubscriberLink } from './live/backlog';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
 import { TunnelLookup } from './tunnel-lookup';
@@ -26,6 +27,8 @@ export function createContext(
   cache?: ReadCache,
   live?: LiveEvents,
   upstreamScope: CallScope = newScope(),
+  /** The transport of a subscription: what it holds unsent counts against the subscriber's cap. */
+  link?: SubscriberLink,
 ): Context {
   const client = new NgrokClient(transport.scoped(upstreamScope), credential?.apiKey ?? null, cache);
   return {
@@ -37,7 +40,7 @@ export function createContext(
     tunnelEvents: (includeCurrent) => {
       if (credential === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(credential.apiKey, includeCurrent);
+      return live.subscribe(credential.apiKey, includeCurrent, link);
     },
   };
 }

@@ -6,11 +6,12 @@ import type { IncomingMessage, Server } from 'node:http';
 import { type DocumentNode, type ExecutionArgs, GraphQLError } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { Gateway } from '../app';
 import type { Config } from '../config';
 import { schema } from '../schema';
 import { extractOperationId, loadPersistedOperations } from './persisted';
+import { socketLink } from './subscriber-links';
 
 /** The same cadence as yoga's SSE pings: idle links stay open through proxies. */
 const KEEP_ALIVE_MS = 12_000;
@@ -76,7 +77,10 @@ export function attachWebSocket(
     return parse(payload.query);
   }
 
-  const disposable = useServer<Record<string, unknown> | undefined, { request: IncomingMessage }>(
+  const disposable = useServer<
+    Record<string, unknown> | undefined,
+    { socket: WebSocket; request: IncomingMessage }
+  >(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
@@ -88,6 +92,8 @@ export function attachWebSocket(
         const { schema, execute, subscribe, contextFactory, parse, validate } = gateway.yoga.getEnveloped({
           request,
           params: payload,
+          // What the socket holds unsent counts against a subscriber's cap; past it the socket closes.
+          subscriberLink: socketLink(ctx.extra.socket),
         });
         try {
           const document = documentOf(payload, request, parse);

@@ -11,9 +11,14 @@ export interface LiveMetrics {
   poll(outcome: PollOutcome): void;
   upstreamCalls(count: number): void;
   sent(kind: TunnelEventKind): void;
+  /** A subscriber left more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread and was dropped. */
+  tooSlow(transport: string): void;
+  /** Bytes held for one subscriber after it queued a message: the peak gauge keeps the largest. */
+  held(bytes: number): void;
 }
 
-export function createLiveMetrics(registry: Registry): LiveMetrics {
+/** `heldBytes`: what every open subscriber holds now, read at each scrape. */
+export function createLiveMetrics(registry: Registry, heldBytes: () => number = () => 0): LiveMetrics {
   const registers = [registry];
   const subscriptions = new Gauge({
     name: 'gateway_live_subscriptions',
@@ -47,6 +52,26 @@ export function createLiveMetrics(registry: Registry): LiveMetrics {
     labelNames: ['kind'] as const,
     registers,
   });
+  const dropped = new Counter({
+    name: 'gateway_live_subscribers_dropped_total',
+    help: 'Subscribers dropped for reading too slowly (more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread), by transport.',
+    labelNames: ['transport'] as const,
+    registers,
+  });
+  const peak = new Gauge({
+    name: 'gateway_live_subscriber_held_bytes_peak',
+    help: 'Most bytes of events ever held for one subscriber (queued, plus unsent in its socket) since start.',
+    registers,
+  });
+  new Gauge({
+    name: 'gateway_live_held_bytes',
+    help: 'Bytes of events held now for every open subscriber (queued, plus unsent in their sockets).',
+    registers,
+    collect() {
+      this.set(heldBytes());
+    },
+  });
+  let peakBytes = 0;
   return {
     subscriptions: (delta) => subscriptions.inc(delta),
     pollers: (delta) => pollers.inc(delta),
@@ -54,5 +79,11 @@ export function createLiveMetrics(registry: Registry): LiveMetrics {
     poll: (outcome) => polls.inc({ outcome }),
     upstreamCalls: (count) => calls.inc(count),
     sent: (kind) => events.inc({ kind }),
+    tooSlow: (transport) => dropped.inc({ transport }),
+    held: (bytes) => {
+      if (bytes <= peakBytes) return;
+      peakBytes = bytes;
+      peak.set(bytes);
+    },
   };
 }

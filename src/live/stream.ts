@@ -1,15 +1,21 @@
 // One subscriber's stream: the feed's messages for its credential turned into events, with the
 // current tunnels first when asked (includeCurrent). It listens before it reads the snapshot and
-// drops what the snapshot already holds, so no event is lost or sent twice between the two.
+// drops what the snapshot already holds, so no event is lost or sent twice between the two. What it
+// queues is bounded in bytes (backlog.ts): a subscriber that reads too slowly is dropped.
 import { GatewayError } from '../errors';
+import { Backlog, eventBytes, type SubscriberLink } from './backlog';
 import type { FeedMessage, TunnelFeed } from './feed';
 import { currentEvents, type SnapshotStore, type TunnelEventPayload } from './snapshot';
 
 /** What the schema receives: an event, or the error that ends the stream. */
 export type StreamItem = TunnelEventPayload | GatewayError;
 
-/** Events a subscriber may fall behind by before its stream ends: a stalled client holds no more. */
-export const MAX_PENDING_EVENTS = 10_000;
+/** The last item of a stream whose subscriber left more than the cap unread. */
+export const tooSlow = (capBytes: number): GatewayError =>
+  new GatewayError(
+    'RATE_LIMITED',
+    `Read too slowly: over ${capBytes} bytes of events waited unread; subscribe again with includeCurrent.`,
+  );
 
 export interface StreamOptions {
   readonly feed: TunnelFeed;
@@ -20,13 +26,23 @@ export interface StreamOptions {
   readonly onEnd: () => void;
   /** Called for each event handed to the subscriber (metrics). */
   readonly onSent?: (event: TunnelEventPayload) => void;
+  /** Bytes of events this subscriber may leave unread (queued here plus unsent in `link`). */
+  readonly capBytes: number;
+  /** The subscriber's transport, when there is one: its unsent bytes count, and it is dropped past the cap. */
+  readonly link?: SubscriberLink;
+  /** Called once, before onEnd, when the subscriber is dropped for reading too slowly. */
+  readonly onTooSlow?: () => void;
+  /** Called with the bytes held for this subscriber after each queued message (the peak gauge). */
+  readonly onHeld?: (bytes: number) => void;
 }
 
 export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
   private readonly messages: FeedMessage[] = [];
-  private pendingEvents = 0;
-  /** Events ready to send, in order. */
+  /** includeCurrent's events, sent first; they refer to the snapshot and do not count against the cap. */
+  private current: TunnelEventPayload[] = [];
+  /** Events ready to send, in order; their bytes count against the cap until they are read. */
   private ready: StreamItem[] = [];
+  private readonly backlog: Backlog;
   private waiter: (() => void) | undefined;
   /** Messages of this version or older are already in the snapshot this stream started from. */
   private skipThrough = 0;
@@ -37,6 +53,7 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
 
   constructor(private readonly options: StreamOptions) {
     this.primed = !options.includeCurrent;
+    this.backlog = new Backlog(options);
     this.detach = options.feed.listen(options.digest, (message) => this.receive(message));
   }
 
@@ -46,7 +63,7 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
 
   async next(): Promise<IteratorResult<StreamItem>> {
     for (;;) {
-      const item = this.ready.shift();
+      const item = this.current.shift() ?? this.takeReady();
       if (item !== undefined) {
         if (!(item instanceof GatewayError)) this.options.onSent?.(item);
         return { done: false, value: item };
@@ -69,8 +86,20 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
 
   /** Completes the stream: what is ready is dropped, the next read says done (graceful shutdown). */
   complete(): void {
+    this.current = [];
     this.ready = [];
     this.end();
+  }
+
+  /** Bytes held for this subscriber now: queued here plus unsent in its transport. */
+  heldBytes(): number {
+    return this.finished ? 0 : this.backlog.held();
+  }
+
+  private takeReady(): StreamItem | undefined {
+    const item = this.ready.shift();
+    if (item !== undefined && !(item instanceof GatewayError)) this.backlog.release(eventBytes(item));
+    return item;
   }
 
   /** Ends the stream after the items ready now have been read. */
@@ -78,7 +107,7 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
     if (this.finished) return;
     this.finished = true;
     this.messages.length = 0;
-    this.pendingEvents = 0;
+    this.backlog.clear();
     this.detach();
     this.wake();
     this.options.onEnd();
@@ -99,19 +128,23 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
 
   private receive(message: FeedMessage): void {
     if (this.finished) return;
-    this.messages.push(message);
-    this.pendingEvents += message.type === 'changes' ? message.events.length : 0;
-    if (this.pendingEvents > MAX_PENDING_EVENTS) {
-      this.ready.push(
-        new GatewayError(
-          'RATE_LIMITED',
-          'The subscriber fell too far behind the events; subscribe again with includeCurrent.',
-        ),
-      );
-      this.end();
+    if (!this.backlog.admit(bytesOf(message))) {
+      this.dropTooSlow();
       return;
     }
+    this.messages.push(message);
     this.wake();
+  }
+
+  /** Past the cap: nothing queued is kept, the error is the last item, the transport is dropped. */
+  private dropTooSlow(): void {
+    const { capBytes, link, onTooSlow } = this.options;
+    const error = tooSlow(capBytes);
+    this.current = [];
+    this.ready = [error];
+    onTooSlow?.();
+    this.end();
+    link?.drop(error.message);
   }
 
   /** Turns queued messages into ready items; false when there were none. */
@@ -124,8 +157,8 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
       return true;
     }
     if (message.type === 'changes') {
-      this.pendingEvents -= message.events.length;
       if (message.version > this.skipThrough) this.ready.push(...message.events);
+      else this.backlog.release(bytesOf(message));
     }
     return true;
   }
@@ -144,7 +177,7 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
     }
     if (snapshot !== undefined && !this.finished) {
       this.skipThrough = snapshot.version;
-      this.ready.push(...currentEvents(snapshot));
+      this.current = currentEvents(snapshot);
     }
     this.primed = true;
   }
@@ -162,8 +195,14 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
   }
 
   private dropThrough(index: number): void {
-    for (const m of this.messages.splice(0, index + 1)) {
-      if (m.type === 'changes') this.pendingEvents -= m.events.length;
-    }
+    for (const m of this.messages.splice(0, index + 1)) this.backlog.release(bytesOf(m));
   }
+}
+
+/** What a feed message adds to a subscriber's queue. */
+function bytesOf(message: FeedMessage): number {
+  if (message.type !== 'changes') return 0;
+  let bytes = 0;
+  for (const event of message.events) bytes += eventBytes(event);
+  return bytes;
 }

@@ -7,6 +7,7 @@ import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import { credentialDigest, NgrokClient, newScope, newTally, type UpstreamTransport } from '../upstream';
+import type { SubscriberLink } from './backlog';
 import { RollingBudget } from './budget';
 import { PubSubFeed, type TunnelFeed } from './feed';
 import { LocalLease, type PollLease } from './lease';
@@ -66,7 +67,7 @@ export class LiveEvents {
     this.feed = deps.feed ?? new PubSubFeed();
     this.store = deps.store ?? new MemorySnapshotStore();
     this.lease = deps.lease ?? new LocalLease();
-    this.metrics = createLiveMetrics(deps.registry);
+    this.metrics = createLiveMetrics(deps.registry, () => this.heldBytes());
     this.logger = deps.logger ?? silentLogger();
   }
 
@@ -84,8 +85,23 @@ export class LiveEvents {
     return n;
   }
 
-  /** A stream of the credential's tunnel events; RATE_LIMITED beyond the limits. */
-  subscribe(apiKey: string, includeCurrent: boolean): AsyncIterableIterator<StreamItem> {
+  /** Bytes of events held now for every open subscriber (queued, plus unsent in their transports). */
+  heldBytes(): number {
+    let bytes = 0;
+    for (const entry of this.entries.values())
+      for (const stream of entry.streams) bytes += stream.heldBytes();
+    return bytes;
+  }
+
+  /**
+   * A stream of the credential's tunnel events; RATE_LIMITED beyond the limits. `link`: the
+   * subscriber's transport, dropped when more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES wait for it.
+   */
+  subscribe(
+    apiKey: string,
+    includeCurrent: boolean,
+    link?: SubscriberLink,
+  ): AsyncIterableIterator<StreamItem> {
     if (this.closing) {
       throw new GatewayError(
         'UPSTREAM_UNAVAILABLE',
@@ -112,6 +128,16 @@ export class LiveEvents {
       includeCurrent,
       onEnd: () => this.left(entry, stream),
       onSent: (event) => this.metrics.sent(event.kind),
+      capBytes: this.settings.live.maxSubscriberBufferBytes,
+      link,
+      onTooSlow: () => {
+        this.metrics.tooSlow(link?.transport ?? 'none');
+        this.logger.info(
+          { credential: entry.digest.slice(0, 8), transport: link?.transport ?? 'none' },
+          'live subscriber dropped: it read too slowly',
+        );
+      },
+      onHeld: (bytes) => this.metrics.held(bytes),
     });
     entry.streams.add(stream);
     this.total += 1;

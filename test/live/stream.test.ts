@@ -1,13 +1,16 @@
 // One subscriber's stream in isolation (no network): where the current list and the changes meet,
-// nothing is lost or sent twice; a stalled subscriber is ended instead of holding events forever.
+// nothing is lost or sent twice; a stalled subscriber is ended once more than its cap of bytes waits
+// (test/live/slow-subscribers.test.ts drives the same over real sockets).
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
+import { eventBytes, type SubscriberLink } from '../../src/live/backlog';
 import { PubSubFeed } from '../../src/live/feed';
 import { MemorySnapshotStore, type Snapshot, type TunnelEventPayload } from '../../src/live/snapshot';
-import { MAX_PENDING_EVENTS, type StreamItem, TunnelEventStream } from '../../src/live/stream';
+import { type StreamItem, TunnelEventStream } from '../../src/live/stream';
 import type { Tunnel } from '../../src/upstream';
 
 const DIGEST = 'digest-of-a-credential';
+const CAP = 1024 * 1024;
 const tunnel = (id: string): Tunnel => ({
   id,
   startedAt: '2025-09-01T08:00:00Z',
@@ -50,6 +53,7 @@ describe('a subscriber stream', () => {
       digest: DIGEST,
       includeCurrent: true,
       onEnd: () => {},
+      capBytes: CAP,
     });
     // Observation 2 lands after the stream listens and before it reads the snapshot.
     await store.set(DIGEST, snapshot(2, ['tn_b', 'tn_a']));
@@ -70,6 +74,7 @@ describe('a subscriber stream', () => {
       digest: DIGEST,
       includeCurrent: true,
       onEnd: () => {},
+      capBytes: CAP,
     });
     const first = take(stream, 2);
     await tick();
@@ -79,25 +84,73 @@ describe('a subscriber stream', () => {
     await stream.return();
   });
 
-  it('a subscriber that stops reading is ended with RATE_LIMITED once it falls too far behind', async () => {
+  /** A stream with no reader of `capBytes`, over a transport holding `backlog` bytes unsent. */
+  function stalled(capBytes: number, backlog = 0) {
     const feed = new PubSubFeed();
-    let ended = 0;
+    const seen = { ended: 0, tooSlow: 0, held: [] as number[], dropped: [] as string[] };
+    const link: SubscriberLink = {
+      transport: 'http',
+      backlogBytes: () => backlog,
+      drop: (reason) => seen.dropped.push(reason),
+    };
     const stream = new TunnelEventStream({
       feed,
       store: new MemorySnapshotStore(),
       digest: DIGEST,
       includeCurrent: false,
+      capBytes,
+      link,
       onEnd: () => {
-        ended += 1;
+        seen.ended += 1;
       },
+      onTooSlow: () => {
+        seen.tooSlow += 1;
+      },
+      onHeld: (bytes) => seen.held.push(bytes),
     });
-    const batch = Array.from({ length: 1000 }, (_, i) => event('ONLINE', `tn_${i}`, 2));
-    for (let v = 2; v <= 2 + MAX_PENDING_EVENTS / 1000; v += 1) {
-      feed.publish(DIGEST, { type: 'changes', version: v, events: batch });
-    }
+    return { feed, stream, seen };
+  }
+
+  it('a subscriber that stops reading is dropped with RATE_LIMITED by the message that would pass its cap', async () => {
+    const batch = Array.from({ length: 10 }, (_, i) => event('ONLINE', `tn_${i}`, 2));
+    const size = batch.reduce((sum, e) => sum + eventBytes(e), 0);
+    // Room for exactly three batches, with the transport's 100 bytes.
+    const { feed, stream, seen } = stalled(3 * size + 100, 100);
+    for (let v = 2; v <= 4; v += 1) feed.publish(DIGEST, { type: 'changes', version: v, events: batch });
     await tick();
-    expect(ended).toBe(1);
+    expect(seen.held).toEqual([size + 100, 2 * size + 100, 3 * size + 100]);
+    expect(seen.ended).toBe(0);
+    feed.publish(DIGEST, { type: 'changes', version: 5, events: batch });
+    await tick();
+    expect(seen).toMatchObject({ ended: 1, tooSlow: 1 });
+    expect(seen.dropped).toEqual([expect.stringMatching(/^Read too slowly: over \d+ bytes of events/)]);
+    expect(stream.heldBytes()).toBe(0);
+    // What was queued is dropped: the error is the last item.
     expect(await take(stream, 2)).toEqual(['RATE_LIMITED']);
     expect((await stream.next()).done).toBe(true);
+  });
+
+  it('events read leave the count: a subscriber that keeps up is never dropped', async () => {
+    const batch = Array.from({ length: 10 }, (_, i) => event('ONLINE', `tn_${i}`, 2));
+    const size = batch.reduce((sum, e) => sum + eventBytes(e), 0);
+    const { feed, stream, seen } = stalled(2 * size);
+    for (let v = 2; v <= 21; v += 1) {
+      feed.publish(DIGEST, { type: 'changes', version: v, events: batch });
+      await tick();
+      expect(await take(stream, 10)).toHaveLength(10);
+    }
+    expect(seen).toMatchObject({ ended: 0, tooSlow: 0 });
+    expect(Math.max(...seen.held)).toBe(size);
+    await stream.return();
+  });
+
+  it('one message larger than the cap reaches a subscriber with nothing queued, whole', async () => {
+    const batch = Array.from({ length: 50 }, (_, i) => event('OFFLINE', `tn_${i}`, 2));
+    const { feed, stream, seen } = stalled(1024);
+    feed.publish(DIGEST, { type: 'changes', version: 2, events: batch });
+    await tick();
+    expect(seen.tooSlow).toBe(0);
+    expect(await take(stream, 50)).toEqual(batch.map((e) => `OFFLINE:${e.tunnelId}`));
+    await stream.return();
   });
 });

@@ -39,6 +39,8 @@ export interface StackOptions {
   hooks?: UpstreamEvents;
   /** Attach graphql-ws (see `wsUrl`), as main.ts does. */
   websocket?: boolean;
+  /** graphql-ws keep-alive: ping interval and pong deadline (default 1 s). */
+  keepAliveMs?: number;
 }
 
 export interface Stack {
@@ -62,6 +64,8 @@ export interface Stack {
   lines(): Record<string, unknown>[];
   /** Present with the `relay` option. */
   relay: Relay | undefined;
+  /** Connections the gateway's HTTP server holds open now (WebSockets included). */
+  connections(): Promise<number>;
   /** POSTs an operation; `key` goes in the Authorization header (null: none). */
   gql(
     query: string,
@@ -146,7 +150,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   });
   const server = createServer(gateway.yoga);
   const websocket = options.websocket
-    ? attachWebSocket(server, gateway, config, { keepAliveMs: 1_000 })
+    ? attachWebSocket(server, gateway, config, { keepAliveMs: options.keepAliveMs ?? 1_000 })
     : undefined;
   const base = await listen(server);
   const url = `${base}/graphql`;
@@ -168,6 +172,10 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         .filter((l) => l !== '')
         .map((l) => JSON.parse(l) as Record<string, unknown>),
     relay,
+    connections: () =>
+      new Promise((resolve, reject) =>
+        server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      ),
     gql: (query, variables, gqlOptions) => postGraphQL(url, query, variables, gqlOptions),
     post: (body, headers = {}) =>
       fetch(url, {

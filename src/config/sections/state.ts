@@ -49,6 +49,13 @@ export const live = {
     default: 10_000,
     parse: integer(1, 1_000_000),
   }),
+  maxSubscriberBufferBytes: option({
+    env: 'LIVE_MAX_SUBSCRIBER_BUFFER_BYTES',
+    help: 'tunnelEvents: bytes of events one subscriber may leave unread (queued, plus unsent in its socket); past it the subscriber is dropped',
+    default: 4 * 1024 * 1024,
+    defaultText: '4194304 (4 MiB)',
+    parse: integer(1024, 1_073_741_824),
+  }),
   leaseTtlMs: option({
     env: 'LIVE_LEASE_TTL_MS',
     help: 'tunnelEvents with REDIS_URL: how long the lease of the replica polling an account lasts unrenewed (renewed every third of it); after it another replica with subscribers takes over',
