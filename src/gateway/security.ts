@@ -1,6 +1,6 @@
 // What protects the gateway from browsers and hostile clients at the HTTP level: the Host and
-// Origin checks (WebSocket upgrades get the same: ./upgrade-guards.ts), CSRF prevention, CORS, the request body cap, batching bounds, the 401 challenge,
-// and no field suggestions in production.
+// Origin checks (which WebSocket upgrades pass too: ./upgrade-guards.ts), CSRF prevention, CORS, the
+// request body cap, batching bounds, the 401 challenge, and no field suggestions in production.
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';

@@ -1,9 +1,9 @@
 // The graphql-ws protocol (graphql-transport-ws) on /graphql, next to yoga's HTTP and SSE. An upgrade
-// is judged as an HTTP request is, before the socket opens (./upgrade-guards.ts). Each operation runs
-// through yoga's own envelop (yoga.getEnveloped) on a POST carrying the upgrade's Host, Origin and
-// other headers, with the upgrade request as `req`, so the same limits, masking, context and access
-// control apply as over HTTP and plugins see the real caller. Credentials: connectionParams.authorization,
-// else the upgrade request's Authorization header.
+// is judged as an HTTP request is, before the socket opens (./upgrade-guards.ts). Each operation
+// runs through yoga's own envelop (yoga.getEnveloped) on a POST carrying the upgrade's Host, Origin
+// and other headers, with the upgrade request as `req`, so the same limits, masking, context and
+// access control apply as over HTTP and plugins see the real caller. Credentials:
+// connectionParams.authorization, else the upgrade request's Authorization header.
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type DocumentNode, type ExecutionArgs, GraphQLError } from 'graphql';
@@ -35,7 +35,8 @@ function authorizationOf(request: IncomingMessage, params: Readonly<Record<strin
 
 /**
  * The request an operation runs on: the upgrade's headers with the connection's credential, as a
- * POST (like a JSON POST over HTTP: yoga runs no mutation over GET) to the upgrade's URL.
+ * POST (like a JSON POST over HTTP: yoga runs no mutation over GET) to the upgrade's URL. CSRF
+ * prevention, a request hook, has nothing to do here: the upgrade's Origin was checked.
  */
 function requestOf(request: IncomingMessage, authorization: string | null): Request {
   const headers = headersOf(request);
