@@ -16,8 +16,9 @@ import { graphiqlForAllowedHosts } from './gateway/hosts';
 import { createMetrics } from './gateway/metrics';
 import { combineEvents, createRequestLog, maskLoggerOf, yogaLoggerOf } from './gateway/observability';
 import { useOperationDeadline } from './gateway/operation-deadline';
-import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
+import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
+import { useRequestGuards } from './gateway/refusal';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
 import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
@@ -29,6 +30,7 @@ import { createSharedState } from './shared-state';
 import { registerRedisMetrics } from './shared-state/redis-metrics';
 import {
   newScope,
+  newTally,
   ReadCache,
   type TransportOptions,
   type UpstreamEvents,
@@ -90,7 +92,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     cacheMs: config.readiness.cacheMs,
     transport,
   });
-  const persisted = persistedOperationsPlugins(config.persisted, schema);
+  const persisted = persistedOperations(config.persisted, schema);
   // With REDIS_URL: one poller per credential for the cluster, its snapshot and events shared.
   const live = new LiveEvents(config, {
     transport,
@@ -99,6 +101,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...clusterLiveDeps(shared, config.live),
   });
 
+  // Host and Origin: judged the same for HTTP requests and WebSocket upgrades (websocket.ts).
+  const guards = requestGuards(config, { standIn: deps.standIn });
   const yoga = createYoga<LinkCarrier, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -107,7 +111,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...securityOptions(config, { standIn: deps.standIn }),
     graphiql: graphiqlForAllowedHosts(config, graphiqlOptions(config, deps.graphiqlExamples)),
     renderGraphiQL: renderOfflineGraphiQL,
-    ...(persisted.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
+    ...(persisted.plugins.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
     context: (initial) => {
@@ -118,8 +122,9 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
           credentialOf(request.headers.get('authorization'), config),
           cache,
           live,
-          // Each operation's deadline; the request's tally for its log line.
-          newScope(requestLog.tallyOf(request)),
+          // Each operation's deadline; the request's tally for its log line (a graphql-ws operation,
+          // which has no request line, a tally of its own for its upstreamBudget extension).
+          newScope(requestLog.tallyOf(request) ?? newTally()),
           subscriberLinkOf(initial),
         );
       } catch (error) {
@@ -133,10 +138,10 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       requestLog.plugin,
       useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
-      ...requestGuards(config, { standIn: deps.standIn }),
+      useRequestGuards(guards),
       metrics.plugin,
       useUpstreamReadiness(readiness, shared.redis),
-      ...persisted,
+      ...persisted.plugins,
       ...securityPlugins(config),
       useQueryLimits(config.limits),
       useCompiledExecution(),
@@ -148,6 +153,10 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   return {
     yoga,
     transport,
+    /** The Host and Origin checks every request passes, which WebSocket upgrades pass too. */
+    guards,
+    /** Persisted operations and APQ: yoga's plugins, and the same rules for graphql-ws messages. */
+    persisted,
     /** The gateway's own Prometheus registry (served at /metrics). */
     metrics: metrics.registry,
     /** Live tunnel events: their pollers and open streams. */

@@ -45,6 +45,12 @@ export function apqHashOf(extensions: unknown): string | undefined {
     : undefined;
 }
 
+/** The refusal of a query whose hash is not its sha256 (Apollo Server's message and code). */
+export const apqHashMismatch = () =>
+  createGraphQLError('provided sha does not match query', {
+    extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { status: 400 } },
+  });
+
 /**
  * Registers a query sent with its hash, after checking the hash; a wrong hash is refused (Apollo
  * Server's message and code). Must come before the persisted-operations plugin, which then runs the
@@ -55,11 +61,7 @@ export function useApqRegistration(store: ApqStore): Plugin {
     onParams({ params }) {
       const hash = apqHashOf(params.extensions);
       if (hash === undefined || typeof params.query !== 'string') return;
-      if (!store.register(hash, params.query)) {
-        throw createGraphQLError('provided sha does not match query', {
-          extensions: { code: 'PERSISTED_QUERY_HASH_MISMATCH', http: { status: 400 } },
-        });
-      }
+      if (!store.register(hash, params.query)) throw apqHashMismatch();
     },
   };
 }

@@ -1,8 +1,7 @@
 // Which Host headers the gateway answers. A gateway on loopback answers loopback names only, so a
 // web page whose own name was re-pointed at 127.0.0.1 (DNS rebinding) cannot talk to it.
-import type { Plugin } from 'graphql-yoga';
 import { type Config, isLoopback, listenHost } from '../config';
-import { refusal } from './refusal';
+import type { Refusal, RequestGuard } from './refusal';
 
 type HostConfig = Pick<Config, 'server' | 'access'>;
 
@@ -34,23 +33,17 @@ export function hostCheck(config: HostConfig): ((header: string | null) => boole
   };
 }
 
-/** Refuses a request for a host name the gateway does not answer, before it is parsed or run. */
-export function useHostCheck(config: HostConfig): Plugin | undefined {
+const HOST_NOT_ALLOWED: Refusal = {
+  status: 421,
+  code: 'HOST_NOT_ALLOWED',
+  message: 'This gateway does not answer for that host name (see ALLOWED_HOSTS).',
+};
+
+/** Refuses a request (or WebSocket upgrade) for a host name the gateway does not answer. */
+export function hostGuard(config: HostConfig): RequestGuard | undefined {
   const allowed = hostCheck(config);
   if (!allowed) return undefined;
-  return {
-    onRequest({ request, endResponse }) {
-      if (allowed(request.headers.get('host'))) return;
-      endResponse(
-        refusal(
-          421,
-          'HOST_NOT_ALLOWED',
-          'This gateway does not answer for that host name (see ALLOWED_HOSTS).',
-          request,
-        ),
-      );
-    },
-  };
+  return (headers) => (allowed(headers.get('host')) ? undefined : HOST_NOT_ALLOWED);
 }
 
 /**

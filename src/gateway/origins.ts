@@ -1,9 +1,9 @@
 // Which browser origins may use the gateway. Where the gateway lends its own ngrok key, a page on
 // another site must be listed in CORS_ORIGINS, whatever NODE_ENV says: its requests are refused
 // outright, not only left without CORS headers. Elsewhere, CORS alone decides, as before.
-import type { CORSOptions, Plugin, YogaServerOptions } from 'graphql-yoga';
+import type { CORSOptions, YogaServerOptions } from 'graphql-yoga';
 import type { Config } from '../config';
-import { refusal } from './refusal';
+import type { Refusal, RequestGuard } from './refusal';
 
 export type OriginConfig = Pick<Config, 'access' | 'server' | 'upstream'>;
 
@@ -53,28 +53,24 @@ export function corsOption(
   };
 }
 
+const ORIGIN_NOT_ALLOWED: Refusal = {
+  status: 403,
+  code: 'ORIGIN_NOT_ALLOWED',
+  message: 'Requests from this origin are not allowed (see CORS_ORIGINS).',
+  headers: { vary: 'Origin' },
+};
+
 /**
- * Where a real key is held: a request from a browser page on another, unlisted origin is refused
- * before it is parsed (a preflight already gets no CORS headers). Requests without Origin (servers,
- * curl) and from the gateway's own pages pass.
+ * Where a real key is held: a request (or WebSocket upgrade) from a browser page on another,
+ * unlisted origin is refused before it is parsed (a preflight already gets no CORS headers).
+ * Requests without Origin (servers, curl) and from the gateway's own pages pass.
  */
-export function useOriginCheck(config: OriginConfig, context: OriginContext = {}): Plugin | undefined {
+export function originGuard(config: OriginConfig, context: OriginContext = {}): RequestGuard | undefined {
   if (!holdsRealKey(config, context)) return undefined;
   const ok = originAllowed(allowedOrigins(config, context));
-  return {
-    onRequest({ request, endResponse }) {
-      const origin = request.headers.get('origin');
-      if (origin === null) return;
-      if (ok(origin) || sameOrigin(origin, request.headers.get('host'))) return;
-      endResponse(
-        refusal(
-          403,
-          'ORIGIN_NOT_ALLOWED',
-          'Requests from this origin are not allowed (see CORS_ORIGINS).',
-          request,
-          { vary: 'Origin' },
-        ),
-      );
-    },
+  return (headers) => {
+    const origin = headers.get('origin');
+    if (origin === null || ok(origin) || sameOrigin(origin, headers.get('host'))) return undefined;
+    return ORIGIN_NOT_ALLOWED;
   };
 }

@@ -2,16 +2,17 @@
 // and automatic persisted queries (./apq.ts), served by yoga's persisted-operations plugin. With
 // PERSISTED_OPERATIONS_ONLY only the manifest's operations run, as production frontends expect. Every
 // manifest document is parsed and validated at start, so a stale manifest stops the gateway with one
-// line instead of failing requests.
+// line instead of failing requests. graphql-ws messages, which skip yoga's request hooks, are resolved
+// by the same rules against the same manifest and APQ store (PersistedOperations.documentOf).
 import { readFileSync } from 'node:fs';
 import {
   type ExtractPersistedOperationId,
   usePersistedOperations,
 } from '@graphql-yoga/plugin-persisted-operations';
-import { type DocumentNode, type GraphQLSchema, parse, validate } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { type DocumentNode, type GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
+import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { ConfigError, type PersistedConfig } from '../config';
-import { type ApqStore, apqHashOf, createApqStore, useApqRegistration } from './apq';
+import { type ApqStore, apqHashMismatch, apqHashOf, createApqStore, useApqRegistration } from './apq';
 
 const FILE = 'PERSISTED_OPERATIONS_FILE';
 
@@ -65,14 +66,35 @@ function manifestEntries(json: unknown, path: string): [string, string][] {
 }
 
 /** Apollo's `extensions.persistedQuery.sha256Hash`, or the GraphQL-over-HTTP `documentId`. */
-export const extractOperationId: ExtractPersistedOperationId = (params) => {
-  const documentId = (params as { documentId?: unknown }).documentId;
-  if (typeof documentId === 'string') return documentId;
+function operationIdOf(params: { readonly documentId?: unknown; readonly extensions?: unknown }) {
+  if (typeof params.documentId === 'string') return params.documentId;
   return apqHashOf(params.extensions) ?? null;
-};
+}
+
+export const extractOperationId: ExtractPersistedOperationId = (params) => operationIdOf(params);
 
 /** The request parameter names this plugin reads besides the standard four. */
 export const PERSISTED_PARAM_NAMES = ['documentId'];
+
+/** The refusals of the lookup, over HTTP and graphql-ws alike. */
+const REFUSALS = {
+  // The message Apollo Client and urql look for.
+  notFound: {
+    message: 'PersistedQueryNotFound',
+    extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } },
+  },
+  persistedQueryOnly: {
+    message: 'Only persisted operations are accepted: send their id, not a query.',
+    extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
+  },
+  keyNotFound: {
+    message: 'Send a query, or a persisted operation id (documentId or extensions.persistedQuery).',
+    extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+  },
+};
+
+const refused = (which: keyof typeof REFUSALS): GraphQLError =>
+  createGraphQLError(REFUSALS[which].message, { extensions: REFUSALS[which].extensions });
 
 /** Runs operations sent by id: from the manifest, else (APQ) from the store. */
 export function usePersistedOperationsManifest(
@@ -84,21 +106,7 @@ export function usePersistedOperationsManifest(
     getPersistedOperation: (id) => operations.get(id) ?? apq?.get(id) ?? null,
     allowArbitraryOperations: !only,
     extractPersistedOperationId: extractOperationId,
-    customErrors: {
-      // The message Apollo Client and urql look for.
-      notFound: {
-        message: 'PersistedQueryNotFound',
-        extensions: { code: 'PERSISTED_QUERY_NOT_FOUND', http: { status: 400 } },
-      },
-      persistedQueryOnly: {
-        message: 'Only persisted operations are accepted: send their id, not a query.',
-        extensions: { code: 'PERSISTED_QUERY_ONLY', http: { status: 400 } },
-      },
-      keyNotFound: {
-        message: 'Send a query, or a persisted operation id (documentId or extensions.persistedQuery).',
-        extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-      },
-    },
+    customErrors: REFUSALS,
   });
   return {
     ...lookup,
@@ -116,18 +124,50 @@ export function usePersistedOperationsManifest(
   };
 }
 
+/** What a graphql-ws subscribe message asks for: a query, or an id (graphql-ws needs a query, so ''). */
+export interface SocketParams {
+  readonly query?: string;
+  readonly extensions?: Readonly<Record<string, unknown>> | null;
+  readonly documentId?: unknown;
+}
+
+export interface PersistedOperations {
+  /** yoga's plugins, in order: APQ registration, then the lookup by id; none when neither is set. */
+  readonly plugins: Plugin[];
+  /**
+   * What a graphql-ws message runs under the plugins' rules, with the same manifest and APQ store: a
+   * query text, a manifest document, or the refusal HTTP would give.
+   */
+  documentOf(params: SocketParams): string | DocumentNode | GraphQLError;
+}
+
 /**
- * The plugins from the config, in order: APQ registration (unless PERSISTED_OPERATIONS_ONLY or
- * APQ_MAX_ENTRIES=0), then the lookup by id; none when there is neither a manifest nor APQ.
+ * From the config: APQ registration (unless PERSISTED_OPERATIONS_ONLY or APQ_MAX_ENTRIES=0), then
+ * the lookup by id; none when there is neither a manifest nor APQ.
  */
-export function persistedOperationsPlugins(config: PersistedConfig, schema: GraphQLSchema): Plugin[] {
+export function persistedOperations(config: PersistedConfig, schema: GraphQLSchema): PersistedOperations {
   const manifest =
     config.file === undefined
       ? new Map<string, DocumentNode>()
       : loadPersistedOperations(config.file, schema);
   // Registering new queries would defeat the allow-list.
   const apq = !config.only && config.apqMaxEntries > 0 ? createApqStore(config.apqMaxEntries) : undefined;
-  if (config.file === undefined && apq === undefined) return [];
+  if (config.file === undefined && apq === undefined) {
+    return { plugins: [], documentOf: (params) => params.query ?? '' };
+  }
   const lookup = usePersistedOperationsManifest(manifest, config.only, apq);
-  return apq ? [useApqRegistration(apq), lookup] : [lookup];
+  return {
+    plugins: apq ? [useApqRegistration(apq), lookup] : [lookup],
+    documentOf(params) {
+      const query = params.query || undefined;
+      const hash = apqHashOf(params.extensions);
+      if (apq && hash !== undefined && query !== undefined && !apq.register(hash, query)) {
+        return apqHashMismatch();
+      }
+      if (query !== undefined) return config.only ? refused('persistedQueryOnly') : query;
+      const id = operationIdOf(params);
+      if (id === null) return config.only ? refused('keyNotFound') : '';
+      return manifest.get(id) ?? apq?.get(id) ?? refused('notFound');
+    },
+  };
 }

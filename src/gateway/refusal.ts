@@ -1,19 +1,47 @@
-// The answer to a request refused before yoga parses it: a GraphQL error with a code, in the media
-// type the client accepts, like yoga's own refusals.
+// A request refused before yoga parses it (a foreign Host or Origin, a bad credential on a WebSocket
+// upgrade): what the refusal is, and its body, a GraphQL error with a code like yoga's own refusals.
+// HTTP requests and WebSocket upgrades are judged by the same guards and get the same answer.
+import type { Plugin } from 'graphql-yoga';
+
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
-export function refusal(
-  status: number,
-  code: string,
-  message: string,
-  request: Request,
-  headers: Record<string, string> = {},
-): Response {
-  const type = (request.headers.get('accept') ?? '').includes(GRAPHQL_RESPONSE)
-    ? GRAPHQL_RESPONSE
-    : 'application/json';
-  return new Response(JSON.stringify({ errors: [{ message, extensions: { code } }] }), {
-    status,
-    headers: { 'content-type': `${type}; charset=utf-8`, ...headers },
-  });
+export interface Refusal {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  /** Extra response headers, e.g. Vary or WWW-Authenticate. */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** A judgement of a request from its headers: undefined lets it through. */
+export type RequestGuard = (headers: Headers) => Refusal | undefined;
+
+/** The first refusal of the guards, in their order. */
+export function refusalOf(guards: readonly RequestGuard[], headers: Headers): Refusal | undefined {
+  for (const guard of guards) {
+    const refused = guard(headers);
+    if (refused) return refused;
+  }
+  return undefined;
+}
+
+/** The answer's headers and body, in the media type the client accepts. */
+export function refusalParts(refused: Refusal, accept: string | null) {
+  const type = (accept ?? '').includes(GRAPHQL_RESPONSE) ? GRAPHQL_RESPONSE : 'application/json';
+  return {
+    headers: { 'content-type': `${type}; charset=utf-8`, ...refused.headers },
+    body: JSON.stringify({ errors: [{ message: refused.message, extensions: { code: refused.code } }] }),
+  };
+}
+
+/** Refuses an HTTP request a guard refuses, before it is parsed or run. */
+export function useRequestGuards(guards: readonly RequestGuard[]): Plugin {
+  return {
+    onRequest({ request, endResponse }) {
+      const refused = refusalOf(guards, request.headers);
+      if (!refused) return;
+      const { headers, body } = refusalParts(refused, request.headers.get('accept'));
+      endResponse(new Response(body, { status: refused.status, headers }));
+    },
+  };
 }

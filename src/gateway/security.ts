@@ -1,14 +1,15 @@
 // What protects the gateway from browsers and hostile clients at the HTTP level: the Host and
-// Origin checks, CSRF prevention, CORS, the request body cap, batching bounds, the 401 challenge,
-// and no field suggestions in production.
+// Origin checks (which WebSocket upgrades pass too: ./upgrade-guards.ts), CSRF prevention, CORS, the
+// request body cap, batching bounds, the 401 challenge, and no field suggestions in production.
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { GraphQLError } from 'graphql';
 import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import type { Config } from '../config';
 import { useBodyLimit } from './body-limit';
-import { hostCheck, useHostCheck } from './hosts';
-import { allowedOrigins, corsOption, holdsRealKey, type OriginContext, useOriginCheck } from './origins';
+import { hostCheck, hostGuard } from './hosts';
+import { allowedOrigins, corsOption, holdsRealKey, type OriginContext, originGuard } from './origins';
+import type { RequestGuard } from './refusal';
 
 type SecurityConfig = Pick<Config, 'access' | 'server' | 'limits' | 'upstream'>;
 
@@ -70,9 +71,9 @@ const responseHeaders: Plugin = {
   },
 };
 
-/** The Host and Origin checks: first of the gateway's plugins, so a refused request runs nothing. */
-export function requestGuards(config: SecurityConfig, context: OriginContext = {}): Plugin[] {
-  return [useHostCheck(config), useOriginCheck(config, context)].filter((p) => p !== undefined);
+/** The Host and Origin checks, in order, for HTTP requests and WebSocket upgrades alike. */
+export function requestGuards(config: SecurityConfig, context: OriginContext = {}): RequestGuard[] {
+  return [hostGuard(config), originGuard(config, context)].filter((g) => g !== undefined);
 }
 
 export function securityPlugins(config: SecurityConfig): Plugin[] {
@@ -92,5 +93,7 @@ export function keyProtection(config: SecurityConfig, context: OriginContext = {
     : 'any Host name (ALLOWED_HOSTS=*)';
   const origins = allowedOrigins(config, context);
   const browsers = origins.length === 0 ? 'none (CORS_ORIGINS unset)' : origins.join(', ');
-  return `Security: NGROK_API_KEY is lent without GATEWAY_TOKENS, protected by: this machine only (HOST=${config.server.host}); ${hosts}; browser origins: its own pages, others ${browsers}.`;
+  // A page may open a WebSocket to any address: the line says the upgrade is checked too (websocket.ts).
+  const checked = `${hostCheck(config) ? 'Host and Origin' : 'Origin'} checked on every HTTP request and WebSocket upgrade`;
+  return `Security: NGROK_API_KEY is lent without GATEWAY_TOKENS, protected by: this machine only (HOST=${config.server.host}); ${hosts}; browser origins: its own pages, others ${browsers}; ${checked}.`;
 }

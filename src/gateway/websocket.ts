@@ -1,17 +1,18 @@
-// The graphql-ws protocol (graphql-transport-ws) on /graphql, next to yoga's HTTP and SSE. Each
-// operation runs through yoga's own envelop (yoga.getEnveloped), so the same limits, masking,
-// context and access control apply as over HTTP. Credentials: connectionParams.authorization, else
-// the upgrade request's Authorization header.
+// The graphql-ws protocol (graphql-transport-ws) on /graphql, next to yoga's HTTP and SSE. An upgrade
+// is judged as an HTTP request is, before the socket opens (./upgrade-guards.ts). Each operation
+// runs through yoga's own envelop (yoga.getEnveloped) on a POST carrying the upgrade's Host, Origin
+// and other headers, with the upgrade request as `req`, so the same limits, masking, context and
+// access control apply as over HTTP and plugins see the real caller. Credentials:
+// connectionParams.authorization, else the upgrade request's Authorization header.
 import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { type DocumentNode, type ExecutionArgs, GraphQLError } from 'graphql';
-import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Gateway } from '../app';
 import type { Config } from '../config';
-import { schema } from '../schema';
-import { extractOperationId, loadPersistedOperations } from './persisted';
 import { socketLink } from './subscriber-links';
+import { credentialRefusal, headersOf, refuseUpgrade, upgradeRefusal } from './upgrade-guards';
 
 /** The same cadence as yoga's SSE pings: idle links stay open through proxies. */
 const KEEP_ALIVE_MS = 12_000;
@@ -26,23 +27,31 @@ interface Enveloped {
   subscribe: (args: ExecutionArgs) => unknown;
 }
 
-type WsConfig = Pick<Config, 'limits' | 'persisted'>;
-
 /** The Authorization to use: connectionParams.authorization wins over the upgrade request's header. */
 function authorizationOf(request: IncomingMessage, params: Readonly<Record<string, unknown>> | undefined) {
   const given = params?.authorization ?? params?.Authorization;
   if (typeof given === 'string') return given;
-  return request.headers.authorization;
+  return request.headers.authorization ?? null;
 }
 
-/** A Fetch Request carrying the connection's credential, which yoga's context factory reads. */
-function requestOf(request: IncomingMessage, authorization: string | undefined): Request {
-  const headers = new Headers();
-  if (authorization !== undefined) headers.set('authorization', authorization);
-  return new Request(new URL(request.url ?? '/graphql', 'http://localhost'), { headers });
+/**
+ * The request an operation runs on: the upgrade's headers with the connection's credential, as a
+ * POST (like a JSON POST over HTTP: yoga runs no mutation over GET) to the upgrade's URL. CSRF
+ * prevention, a request hook, has nothing to do here: the upgrade's Origin was checked.
+ */
+function requestOf(request: IncomingMessage, authorization: string | null): Request {
+  const headers = headersOf(request);
+  if (authorization === null) headers.delete('authorization');
+  else headers.set('authorization', authorization);
+  const path = request.url ?? '/graphql';
+  let url: URL;
+  try {
+    url = new URL(path, `http://${request.headers.host ?? 'localhost'}`);
+  } catch {
+    url = new URL(path, 'http://localhost');
+  }
+  return new Request(url, { method: 'POST', headers });
 }
-
-const refusal = (message: string, code: string) => [new GraphQLError(message, { extensions: { code } })];
 
 /**
  * Serves graphql-ws on the server's /graphql path. `close()` ends every socket (after the streams
@@ -51,37 +60,36 @@ const refusal = (message: string, code: string) => [new GraphQLError(message, { 
 export function attachWebSocket(
   server: Server,
   gateway: Gateway,
-  config: WsConfig,
+  config: Config,
   options: WebSocketOptions = {},
 ): { close(): Promise<void> } {
-  const wss = new WebSocketServer({ server, path: '/graphql', maxPayload: config.limits.maxBodyBytes });
-  const persisted =
-    config.persisted.file === undefined ? undefined : loadPersistedOperations(config.persisted.file, schema);
+  const wss = new WebSocketServer({
+    noServer: true,
+    path: '/graphql',
+    maxPayload: config.limits.maxBodyBytes,
+  });
 
-  /** The document a subscribe message names: a persisted id, or its query unless only persisted ones run. */
-  function documentOf(payload: SubscribePayload, request: Request, parse: (source: string) => DocumentNode) {
-    const id = extractOperationId(
-      { query: payload.query, extensions: payload.extensions ?? undefined },
-      request,
-      {},
-    );
-    if (id !== null && persisted) {
-      return persisted.get(id) ?? refusal('PersistedQueryNotFound', 'PERSISTED_QUERY_NOT_FOUND');
+  /** Refused upgrades get the HTTP answer an HTTP request would get; the rest are handed to ws. */
+  function onUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
+    try {
+      const refused = upgradeRefusal(gateway.guards, config, headersOf(request));
+      if (refused) return refuseUpgrade(socket, refused, request.headers.accept ?? null);
+      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+    } catch {
+      // An event handler: a throw here would end the process.
+      socket.destroy();
     }
-    if (config.persisted.only) {
-      return refusal(
-        'Only persisted operations are accepted: send their id, not a query.',
-        'PERSISTED_QUERY_ONLY',
-      );
-    }
-    return parse(payload.query);
   }
+  server.on('upgrade', onUpgrade);
 
   const disposable = useServer<
     Record<string, unknown> | undefined,
     { socket: WebSocket; request: IncomingMessage }
   >(
     {
+      // A credential in connection_init is judged there: a bad one closes the socket (4403) before any data.
+      onConnect: (ctx) =>
+        credentialRefusal(authorizationOf(ctx.extra.request, ctx.connectionParams), config) === undefined,
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {
@@ -94,16 +102,19 @@ export function attachWebSocket(
           params: payload,
           // What the socket holds unsent counts against a subscriber's cap; past it the socket closes.
           subscriberLink: socketLink(ctx.extra.socket),
+          // As yoga's Node adapter passes it: whatever reads the client's address finds it here.
+          req: ctx.extra.request,
         });
         try {
-          const document = documentOf(payload, request, parse);
-          if (Array.isArray(document)) return document;
-          const errors = validate(schema, document as DocumentNode);
+          const found = gateway.persisted.documentOf(payload);
+          if (found instanceof GraphQLError) return [found];
+          const document: DocumentNode = typeof found === 'string' ? parse(found) : found;
+          const errors = validate(schema, document);
           if (errors.length > 0) return errors;
           const args: ExecutionArgs = {
             schema,
             operationName: payload.operationName,
-            document: document as DocumentNode,
+            document,
             variableValues: payload.variables,
             contextValue: await contextFactory(),
             rootValue: { execute, subscribe } satisfies Enveloped,
@@ -122,6 +133,7 @@ export function attachWebSocket(
 
   return {
     async close() {
+      server.off('upgrade', onUpgrade);
       // Completions already under way (their complete messages) reach the sockets before they close.
       await new Promise((resolve) => setImmediate(resolve));
       await disposable.dispose();

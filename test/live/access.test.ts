@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
+import * as socket from '../support/websocket';
 import {
   EVENTS,
   KEY,
@@ -50,12 +51,17 @@ describe('tunnelEvents access', () => {
       accounts: { [KEY]: { tunnels: makeTunnels(2) } },
       env: { NGROK_API_KEY: KEY, GATEWAY_TOKENS: `${TOKEN}:read` },
     });
-    const client = wsClient(stack.wsUrl, 'not-a-known-token-0000');
+    // In connection_init: the socket is closed (4403 Forbidden) before it is acknowledged.
+    const client = socket.wsClient(stack.wsUrl, { key: 'not-a-known-token-0000' });
     clients.push(client);
-    const refused = wsSubscribe(client);
-    await refused.received(1);
-    expect(refused.results[0]?.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const refused = await socket.run(client, EVENTS());
+    expect(refused.results).toEqual([]);
+    expect(client.closes).toEqual([4403]);
+    // On the upgrade: the HTTP answer an HTTP request gets (test/security/websocket-guards.test.ts).
+    const upgrade = await socket.upgrade(stack.wsUrl, { authorization: 'Bearer not-a-known-token-0000' });
+    expect(upgrade.status).toBe(401);
     expect(stack.sandbox.calls()).toBe(0);
+    expect(stack.gateway.live.count()).toBe(0);
   });
 
   it('server-held key mode: a read-only gateway token may subscribe, by header on the upgrade or in connectionParams', async () => {

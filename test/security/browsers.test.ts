@@ -209,7 +209,7 @@ describe('npm start', () => {
     );
     try {
       expect(lines.filter((l) => l.startsWith('Security:'))).toEqual([
-        'Security: NGROK_API_KEY is lent without GATEWAY_TOKENS, protected by: this machine only (HOST=127.0.0.1); Host names localhost, 127.0.0.1, [::1]; browser origins: its own pages, others none (CORS_ORIGINS unset).',
+        'Security: NGROK_API_KEY is lent without GATEWAY_TOKENS, protected by: this machine only (HOST=127.0.0.1); Host names localhost, 127.0.0.1, [::1]; browser origins: its own pages, others none (CORS_ORIGINS unset); Host and Origin checked on every HTTP request and WebSocket upgrade.',
       ]);
       expect(lines.join('\n')).not.toContain(KEY);
     } finally {
