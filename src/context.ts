@@ -5,7 +5,7 @@ import { missingCredential } from './errors';
 import type { Credential } from './gateway/credentials';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
-import { TunnelLookup } from './tunnel-lookup';
+import { TunnelLookup } from './loaders/tunnel-lookup';
 import { type CallScope, NgrokClient, newScope, type ReadCache, type UpstreamTransport } from './upstream';
 
 export interface Context {

@@ -1,5 +1,5 @@
 // The path and query of an upstream request: the one place where URLs are built.
-import type { UpstreamRequest } from './call';
+import type { UpstreamRequest } from './request';
 
 /** `basePath` (no trailing slash) plus each segment encoded on its own, plus the defined query values. */
 export function requestPath(basePath: string, request: UpstreamRequest): string {

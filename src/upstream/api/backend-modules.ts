@@ -1,8 +1,10 @@
 // The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
-import { NotFoundError, RefusedInputError, UpstreamError } from '../errors';
+import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
+import type { ApiCredential } from '../http/credential';
+import type { UpstreamRequest } from '../http/request';
+import type { UpstreamTransport } from '../transport';
 import { type BackendModule, parseBackendModule } from './backend-module-json';
-import type { UpstreamRequest } from './call';
-import type { UpstreamTransport } from './transport';
+import { readOrNull } from './read-or-null';
 
 export interface RouteKey {
   readonly edgeId: string;
@@ -68,29 +70,27 @@ function domainError(error: unknown, route: RouteKey): unknown {
 /** The module, or null when the route does not exist or has none (a 404, or a 200 without backend). */
 export async function getBackendModule(
   transport: UpstreamTransport,
-  apiKey: string,
+  credential: ApiCredential,
   route: RouteKey,
 ): Promise<BackendModule | null> {
   try {
-    const response = await transport.send(apiKey, getBackendRequest(route));
-    const module = parseBackendModule(response.json);
-    return module.backend ? module : null;
+    const module = await readOrNull(transport, credential, getBackendRequest(route), parseBackendModule);
+    return module?.backend ? module : null;
   } catch (error) {
-    if (error instanceof UpstreamError && error.status === 404) return null;
     throw edgesUnavailable(error);
   }
 }
 
 export async function replaceBackendModule(
   transport: UpstreamTransport,
-  apiKey: string,
+  credential: ApiCredential,
   route: RouteKey,
   input: BackendModuleInput,
 ): Promise<BackendModule> {
   const body: Record<string, unknown> = { backend_id: input.backendId };
   if (input.enabled !== undefined) body.enabled = input.enabled;
   try {
-    const response = await transport.send(apiKey, {
+    const response = await transport.send(credential, {
       route: 'replaceBackend',
       method: 'PUT',
       segments: segmentsOf(route),
@@ -104,11 +104,15 @@ export async function replaceBackendModule(
 
 export async function deleteBackendModule(
   transport: UpstreamTransport,
-  apiKey: string,
+  credential: ApiCredential,
   route: RouteKey,
 ): Promise<void> {
   try {
-    await transport.send(apiKey, { route: 'deleteBackend', method: 'DELETE', segments: segmentsOf(route) });
+    await transport.send(credential, {
+      route: 'deleteBackend',
+      method: 'DELETE',
+      segments: segmentsOf(route),
+    });
   } catch (error) {
     throw domainError(error, route);
   }

@@ -4,6 +4,7 @@
 // digest of the credential and the request path, never the credential; a write through a
 // credential drops everything cached for it, on every replica sharing the store.
 import type { CacheStore } from '../shared-state/cache-store';
+import { InFlight } from './stages/coalesce';
 
 interface Fetching {
   /** The credential's generation when the fetch started. */
@@ -13,13 +14,13 @@ interface Fetching {
 
 export class ReadCache {
   /** Reads under way in this process, joined by identical reads: bounded by the reads in flight. */
-  private readonly fetching = new Map<string, Fetching>();
+  private readonly fetching = new InFlight<Fetching>();
 
   constructor(private readonly store: CacheStore) {}
 
   /** Credentials with reads under way in this process. */
   get credentials(): number {
-    return new Set([...this.fetching.keys()].map((key) => key.slice(0, key.indexOf(' ')))).size;
+    return this.fetching.credentials;
   }
 
   /**
@@ -35,8 +36,7 @@ export class ReadCache {
   ): Promise<T> {
     const found = await this.store.lookup(credential, path);
     if (found.hit) return found.value as T;
-    const key = keyOf(credential, path);
-    const under = this.fetching.get(key);
+    const under = this.fetching.get(credential, path);
     if (under?.generation === found.generation) return under.promise as Promise<T>;
     if (under) {
       // Started before a write through this credential: its answer may predate the write, and the
@@ -51,12 +51,7 @@ export class ReadCache {
       await this.store.store(credential, generation, [[path, value], ...(related?.(value) ?? [])]);
       return value;
     })();
-    const entry: Fetching = { generation, promise };
-    this.fetching.set(key, entry);
-    const done = () => {
-      if (this.fetching.get(key) === entry) this.fetching.delete(key);
-    };
-    promise.then(done, done);
+    this.fetching.hold(credential, path, { generation, promise });
     return promise;
   }
 
@@ -78,6 +73,3 @@ export class ReadCache {
     return this.store.forget(credential);
   }
 }
-
-// Credential digests have no spaces (base64url), so the first space ends the credential part.
-const keyOf = (credential: string, path: string): string => `${credential} ${path}`;

@@ -1,10 +1,10 @@
 // One HTTP exchange with the upstream over the shared pool: the auth and version headers, the
 // attempt's timer, the body read and parsed. The only code that touches the socket pool.
 import { Pool, errors as undiciErrors } from 'undici';
-import { GatewayError, UpstreamError, type UpstreamInfo } from '../errors';
+import { GatewayError, UpstreamError, type UpstreamInfo } from '../../errors';
 import { answerError, checkedOperationId } from './answer-errors';
-import type { UpstreamResponse } from './call';
 import { MESSAGES } from './messages';
+import type { UpstreamResponse } from './request';
 import { AttemptFailure, type Call } from './stage';
 import { attemptTimeout } from './timeout';
 

@@ -2,8 +2,8 @@
 // finished, the connection broke after the request went out, the answer was cut short). Such a
 // failure says so (details.outcome 'UNKNOWN'), so a client reads back instead of assuming nothing
 // happened.
-import { type ErrorCode, UpstreamError } from '../errors';
-import { AttemptFailure, type Stage } from './stage';
+import { type ErrorCode, UpstreamError } from '../../errors';
+import { AttemptFailure, type Stage, statusOf } from '../http/stage';
 
 /** Failures without a readable refusal from the upstream: the write's fate is unknown. */
 const UNCERTAIN: ReadonlySet<ErrorCode> = new Set([
@@ -18,7 +18,7 @@ const MESSAGE =
 function uncertain(failure: AttemptFailure): boolean {
   const { error, delivery } = failure;
   if (delivery !== 'sent' || !UNCERTAIN.has(error.code)) return false;
-  const status = error instanceof UpstreamError ? error.status : undefined;
+  const status = statusOf(error);
   // An error answer (a 5xx with its body, a 408) is the upstream's word that it did not apply it.
   return status === undefined || (status >= 200 && status < 300);
 }

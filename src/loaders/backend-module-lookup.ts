@@ -1,5 +1,5 @@
 // The batch function behind the backend module loader, and the loader's key for a route.
-import type { BackendModule, NgrokClient, RouteKey } from './upstream';
+import type { BackendModule, NgrokClient, RouteKey } from '../upstream';
 
 export const routeKey = (route: RouteKey): string => `${route.edgeId}/${route.routeId}`;
 

@@ -1,7 +1,8 @@
 // The tunnels resource: GET /tunnels (newest first, limit/before_id paging) and GET /tunnels/{id}.
-import { UpstreamError } from '../errors';
-import type { UpstreamRequest } from './call';
-import type { UpstreamTransport } from './transport';
+import type { ApiCredential } from '../http/credential';
+import type { UpstreamRequest } from '../http/request';
+import type { UpstreamTransport } from '../transport';
+import { readOrNull } from './read-or-null';
 import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './tunnel-json';
 
 /** The upstream's largest page (limit 1..100). */
@@ -30,26 +31,21 @@ export const getTunnelRequest = (id: string): UpstreamRequest => ({
   segments: ['tunnels', id],
 });
 
+/** The cheapest read there is, which the readiness check sends (UpstreamTransport.checkReadiness). */
+export const READINESS_REQUEST: UpstreamRequest = listTunnelsRequest({ limit: 1 });
+
 export async function listTunnels(
   transport: UpstreamTransport,
-  apiKey: string,
+  credential: ApiCredential,
   page: TunnelPageRequest,
 ): Promise<TunnelPage> {
-  const response = await transport.send(apiKey, listTunnelsRequest(page));
+  const response = await transport.send(credential, listTunnelsRequest(page));
   return parseTunnelPage(response.json);
 }
 
 /** One tunnel, or null when no online tunnel has this id. */
-export async function getTunnel(
+export const getTunnel = (
   transport: UpstreamTransport,
-  apiKey: string,
+  credential: ApiCredential,
   id: string,
-): Promise<Tunnel | null> {
-  try {
-    const response = await transport.send(apiKey, getTunnelRequest(id));
-    return parseTunnel(response.json);
-  } catch (error) {
-    if (error instanceof UpstreamError && error.status === 404) return null;
-    throw error;
-  }
-}
+): Promise<Tunnel | null> => readOrNull(transport, credential, getTunnelRequest(id), parseTunnel);

@@ -1,11 +1,10 @@
 // The transport's hooks for metrics and logs; every one optional. Nothing here carries a credential
 // or a body.
-import type { ClaimKind } from '../shared-state/rate-budget';
-import type { CircuitState } from './breaker';
-import type { Method, RouteName } from './call';
+import type { ClaimKind } from '../../shared-state/rate-budget';
+import type { Method, RouteName } from './request';
 
-export type { CircuitState } from './breaker';
-export type { Method, RouteName } from './call';
+/** The circuit breaker's state (stages/breaker.ts): 'open' refuses calls, 'half-open' lets one probe through. */
+export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /** Who claims a call from the upstream budget: writes first, then client reads, then the live poller. */
 export type BudgetKind = ClaimKind;

@@ -1,8 +1,9 @@
 // When a failed upstream attempt is worth another try, and after how long (a pure policy), and the
 // retry loop that asks it: the attempts of one call, as many as the policy and the deadline allow.
-import { type ErrorCode, UpstreamError } from '../errors';
-import type { UpstreamEvents } from './events';
-import { AttemptFailure, type Stage, sleep } from './stage';
+import type { ErrorCode } from '../../errors';
+import { MIN_ATTEMPT_MS } from '../http/call-scope';
+import type { UpstreamEvents } from '../http/hooks';
+import { AttemptFailure, type Delivery, type Stage, sleep, statusOf } from '../http/stage';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */
@@ -13,14 +14,6 @@ export interface RetryPolicy {
   /** [0, 1); Math.random in production, seeded in tests. */
   readonly random: () => number;
 }
-
-/**
- * How far a failed attempt got:
- * - `local`: refused inside the gateway (circuit open, queue full, no time left): nothing to retry;
- * - `unsent`: the connection was never made (refused, connect timeout): the upstream saw nothing;
- * - `sent`: the request may have reached the upstream.
- */
-export type Delivery = 'local' | 'unsent' | 'sent';
 
 export interface FailedAttempt {
   readonly method: string;
@@ -35,9 +28,6 @@ export interface FailedAttempt {
   /** Time left before the operation's deadline (Infinity without one). */
   readonly remainingMs: number;
 }
-
-/** A retry that would have less than this left before the deadline is not made: it could only time out. */
-export const MIN_ATTEMPT_MS = 100;
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
@@ -80,7 +70,7 @@ export function retryStage(
       } catch (caught) {
         if (!(caught instanceof AttemptFailure)) throw caught;
         const { error, delivery } = caught;
-        const status = error instanceof UpstreamError ? error.status : undefined;
+        const status = statusOf(error);
         const delayMs = retryDelay(policy, {
           method: call.request.method,
           code: error.code,

@@ -2,12 +2,13 @@
 // credential, so a burst of clients does not spend the next window's quota on requests that could
 // only be refused again. Calls wait it out, or fail at once with RATE_LIMITED when it outlasts
 // their deadline.
-import { GatewayError, UpstreamError } from '../errors';
-import { MAX_PAUSE_MS, type PauseStore } from '../shared-state/pause-store';
-import type { UpstreamEvents } from './events';
-import { MESSAGES } from './messages';
-import { MIN_ATTEMPT_MS } from './retry';
-import { AttemptFailure, type Call, type Stage, sleep } from './stage';
+import { GatewayError, UpstreamError } from '../../errors';
+import { MAX_PAUSE_MS, type PauseStore } from '../../shared-state/pause-store';
+import { retryAfterSeconds } from '../../shared-state/rate-budget';
+import { MIN_ATTEMPT_MS } from '../http/call-scope';
+import type { UpstreamEvents } from '../http/hooks';
+import { MESSAGES } from '../http/messages';
+import { AttemptFailure, type Call, type Stage, sleep } from '../http/stage';
 
 export class CredentialPause {
   /** `store` keeps each credential digest's pause end (Date.now() clock): in process, or Redis. */
@@ -36,7 +37,7 @@ export class CredentialPause {
     const left = await this.left(call.credential);
     if (left === 0) return;
     if (left + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
-      const retryAfter = Math.ceil(left / 1000);
+      const retryAfter = retryAfterSeconds(left);
       this.events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter });
       throw new AttemptFailure(new GatewayError('RATE_LIMITED', MESSAGES.PAUSED, { retryAfter }), 'local');
     }

@@ -1,6 +1,6 @@
 // One operation's view of its tunnels: the pages it listed and the tunnels it saw, so a tunnel
 // listed by `tunnels` is never fetched again by `tunnel(id)` or `node(id)` (the tunnel loader's batch).
-import { MAX_PAGE_SIZE, type NgrokClient, type Tunnel } from './upstream';
+import { MAX_PAGE_SIZE, type NgrokClient, type Tunnel } from '../upstream';
 
 /** Upstream pages fetched to fill one connection page when the upstream returns short pages. */
 const MAX_FILL_CALLS = 3;

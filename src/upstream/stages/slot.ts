@@ -1,5 +1,10 @@
-// A cap on simultaneous upstream requests per credential (the upstream limits them too). Excess
-// calls wait in a bounded FIFO queue; past its bound, or past the operation's deadline, they fail.
+// A cap on simultaneous upstream requests per credential (the upstream limits them too), and the
+// stage that holds one slot for each attempt. Excess calls wait in a bounded FIFO queue; past its
+// bound, or past the operation's deadline, they fail.
+import { GatewayError, UpstreamError } from '../../errors';
+import type { UpstreamEvents } from '../http/hooks';
+import { MESSAGES } from '../http/messages';
+import { AttemptFailure, asFailure, type Stage, statusOf } from '../http/stage';
 
 export type Release = () => void;
 
@@ -91,3 +96,43 @@ export class ConcurrencyLimiter {
     };
   }
 }
+
+/** How long a timed-out attempt keeps its slot after the gateway gave up on it (about a round trip). */
+const ABANDONED_LINGER_MS = 50;
+
+/** A slot of the credential's share of upstream concurrency, held for the attempt. */
+export const slotStage =
+  (limiter: ConcurrencyLimiter, events: UpstreamEvents | undefined): Stage =>
+  (next) =>
+  async (call) => {
+    let release: Release;
+    try {
+      release = await limiter.acquire(call.credential, call.deadline);
+    } catch (error) {
+      if (!(error instanceof LimiterRejection)) throw error;
+      if (error.reason === 'deadline') {
+        throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
+      }
+      events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter: 1 });
+      throw new AttemptFailure(
+        new GatewayError('RATE_LIMITED', MESSAGES.QUEUE_FULL, { retryAfter: 1 }),
+        'local',
+      );
+    }
+    let abandoned = false;
+    try {
+      return await next(call);
+    } catch (caught) {
+      const failure = asFailure(caught);
+      abandoned =
+        failure.delivery === 'sent' &&
+        statusOf(failure.error) === undefined &&
+        failure.error.code === 'UPSTREAM_TIMEOUT';
+      throw failure;
+    } finally {
+      // The upstream counts an abandoned request until it sees the connection close: its slot is
+      // held a moment longer, so the next call does not push the upstream past its own cap.
+      if (abandoned) setTimeout(release, ABANDONED_LINGER_MS).unref();
+      else release();
+    }
+  };

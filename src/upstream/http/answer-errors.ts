@@ -1,8 +1,8 @@
 // An upstream error answer (status, body, headers) as the gateway's error: a table of rules, the
 // first that matches names the code.
-import { type ErrorCode, UpstreamError, type UpstreamInfo } from '../errors';
+import { type ErrorCode, UpstreamError, type UpstreamInfo } from '../../errors';
 import { MESSAGES } from './messages';
-import { retryAfterSeconds } from './retry-after';
+import { retryAfterFromHeader } from './retry-after';
 
 /** Authentication failures come back as 403 with one of these codes (observed, not documented). */
 const AUTH_ERROR_CODES = new Set(
@@ -65,5 +65,5 @@ export function answerError(
   const upstream: UpstreamInfo = { status, errorCode, operationId: base.operationId ?? operationIdOf(json) };
   const code = codeOfAnswer(status, errorCode);
   const message = status === 404 ? MESSAGES.NOT_FOUND : MESSAGES[code];
-  return new UpstreamError(code, message, { upstream, retryAfter: retryAfterSeconds(retryAfter) });
+  return new UpstreamError(code, message, { upstream, retryAfter: retryAfterFromHeader(retryAfter) });
 }

@@ -4,12 +4,12 @@
 // above the slot, so a waiting call holds no slot: it waits for the next free call when that fits
 // the operation's deadline and claims again, or fails at once with RATE_LIMITED and the exact
 // retryAfter. The live poller's calls never wait: the poller backs off by retryAfter on its own.
-import { GatewayError } from '../errors';
-import { type ClaimKind, type RateBudget, retryAfterSeconds } from '../shared-state/rate-budget';
-import type { UpstreamRequest } from './call';
-import type { UpstreamEvents } from './events';
-import { MIN_ATTEMPT_MS } from './retry';
-import { AttemptFailure, type Stage, sleep } from './stage';
+import { GatewayError } from '../../errors';
+import { type ClaimKind, type RateBudget, retryAfterSeconds } from '../../shared-state/rate-budget';
+import { MIN_ATTEMPT_MS } from '../http/call-scope';
+import type { UpstreamEvents } from '../http/hooks';
+import type { UpstreamRequest } from '../http/request';
+import { AttemptFailure, type Stage, sleep } from '../http/stage';
 
 export interface UpstreamBudget {
   /** Per credential digest, in Redis (shared by replicas) or in this process. */

@@ -40,5 +40,11 @@ export const newScope = (tally?: UpstreamTally): CallScope => ({
   ...(tally ? { tally } : {}),
 });
 
+/**
+ * An attempt with less than this left before the operation's deadline is not made (nor waited for,
+ * nor retried): it could only time out.
+ */
+export const MIN_ATTEMPT_MS = 100;
+
 /** Calls made outside any operation: no deadline, counted nowhere. */
 export const NO_SCOPE: Readonly<CallScope> = Object.freeze({ deadline: Number.POSITIVE_INFINITY });
