@@ -13,6 +13,7 @@ import { graphiqlOptions, renderOfflineGraphiQL } from './gateway/graphiql';
 import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { graphiqlForAllowedHosts } from './gateway/hosts';
+import type { Gateway } from './gateway/instance';
 import { createMetrics } from './gateway/metrics';
 import { combineEvents, createRequestLog, maskLoggerOf, yogaLoggerOf } from './gateway/observability';
 import { useOperationDeadline } from './gateway/operation-deadline';
@@ -53,7 +54,9 @@ export function transportOptions(config: Config, baseUrl: string): TransportOpti
   return { ...upstream, baseUrl };
 }
 
-export function createGateway(config: Config, deps: GatewayDeps = {}) {
+export type { Gateway } from './gateway/instance';
+
+export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
   const upstreamUrl = config.upstream.url;
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
@@ -145,11 +148,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
   return {
     yoga,
     transport,
-    /** The gateway's own Prometheus registry (served at /metrics). */
     metrics: metrics.registry,
-    /** Live tunnel events: their pollers and open streams. */
     live,
-    /** State shared with other replicas through Redis (REDIS_URL), else per process. */
     shared,
     async close() {
       await live.close();
@@ -158,5 +158,3 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     },
   };
 }
-
-export type Gateway = ReturnType<typeof createGateway>;

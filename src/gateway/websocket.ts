@@ -7,9 +7,9 @@ import { type DocumentNode, type ExecutionArgs, GraphQLError } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import type { Gateway } from '../app';
 import type { Config } from '../config';
 import { schema } from '../schema';
+import type { Gateway } from './instance';
 import { extractOperationId, loadPersistedOperations } from './persisted';
 
 /** The same cadence as yoga's SSE pings: idle links stay open through proxies. */
