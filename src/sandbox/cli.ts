@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { MINUTE_MS } from '../time';
 import { demoData } from './data';
 import { DEFAULT_API_KEY, startSandbox } from './server';
 import type { AccountSeed, SandboxOptions } from './types';
@@ -81,7 +82,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       host: values.host ?? '127.0.0.1',
       port: integer('port', values.port, 8787, 0, 65_535),
       accounts,
-      rateLimit: values['no-rate-limit'] ? false : { max, windowMs: 60_000 },
+      rateLimit: values['no-rate-limit'] ? false : { max, windowMs: MINUTE_MS },
       edgesReadOnly: values['edges-read-only'] === true,
     },
     keys,
