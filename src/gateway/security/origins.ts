@@ -2,7 +2,7 @@
 // another site must be listed in CORS_ORIGINS, whatever NODE_ENV says: its requests are refused
 // outright, not only left without CORS headers. Elsewhere, CORS alone decides, as before.
 import type { CORSOptions, Plugin, YogaServerOptions } from 'graphql-yoga';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import { refusal } from './refusal';
 
 export type OriginConfig = Pick<Config, 'access' | 'server' | 'upstream'>;

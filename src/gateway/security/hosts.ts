@@ -1,7 +1,7 @@
 // Which Host headers the gateway answers. A gateway on loopback answers loopback names only, so a
 // web page whose own name was re-pointed at 127.0.0.1 (DNS rebinding) cannot talk to it.
 import type { Plugin } from 'graphql-yoga';
-import { type Config, isLoopback, listenHost } from '../config';
+import { type Config, isLoopback, listenHost } from '../../config';
 import { refusal } from './refusal';
 
 type HostConfig = Pick<Config, 'server' | 'access'>;
