@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { commandLine } from '../command-line';
 import { MINUTE_MS } from '../time';
 import { demoData } from './data';
 import { DEFAULT_API_KEY, startSandbox } from './server';
@@ -120,18 +121,8 @@ function banner(url: string, config: CliConfig, sample: AccountSeed): string {
 }
 
 async function main(): Promise<void> {
-  let config: CliConfig | 'help';
-  try {
-    config = parse(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
-  if (config === 'help') {
-    process.stdout.write(USAGE);
-    return;
-  }
+  const config = commandLine(parse, USAGE);
+  if (config === undefined) return;
   const sandbox = await startSandbox(config.options);
   if (config.latency > 0) sandbox.setLatency('all', config.latency);
   if (config.churn) {

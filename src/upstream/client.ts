@@ -44,22 +44,22 @@ export class NgrokClient {
   }
 
   /**
-   * A read through the cache when there is one, keyed by the request's path; a hit (no call of its
-   * own) is reported as such. Without a cache it is the plain call, with nothing added.
+   * A read with this client's credential: through the cache when there is one, keyed by the request's
+   * path, a hit (no call of its own) reported as such; without a cache the plain call, nothing added.
    */
-  private cached<T>(
-    credential: ApiCredential,
+  private read<T>(
     request: () => UpstreamRequest,
-    fetch: () => Promise<T>,
+    fetch: (credential: ApiCredential) => Promise<T>,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
+    const credential = this.credential;
     const cache = this.cache;
-    if (!cache) return fetch();
+    if (!cache) return fetch(credential);
     const upstreamRequest = request();
     let called = false;
     const counted = () => {
       called = true;
-      return fetch();
+      return fetch(credential);
     };
     return cache
       .read(credential.digest, this.transport.pathOf(upstreamRequest), counted, related)
@@ -69,47 +69,41 @@ export class NgrokClient {
       });
   }
 
-  /** A write: through the cache when there is one, which drops this credential's answers. */
-  private written<T>(credential: ApiCredential, perform: () => Promise<T>): Promise<T> {
-    return this.cache ? this.cache.write(credential.digest, perform) : perform();
+  /** A write with this client's credential: through the cache when there is one, which drops its answers. */
+  private write<T>(perform: (credential: ApiCredential) => Promise<T>): Promise<T> {
+    const credential = this.credential;
+    const run = () => perform(credential);
+    return this.cache ? this.cache.write(credential.digest, run) : run();
   }
 
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
-    const credential = this.credential;
     // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
-    return this.cached(
-      credential,
+    return this.read(
       () => listTunnelsRequest(page),
-      () => listTunnels(this.transport, credential, page),
+      (credential) => listTunnels(this.transport, credential, page),
       (result) => result.tunnels.map((t) => [this.transport.pathOf(getTunnelRequest(t.id)), t] as const),
     );
   }
 
   getTunnel(id: string): Promise<Tunnel | null> {
-    const credential = this.credential;
-    return this.cached(
-      credential,
+    return this.read(
       () => getTunnelRequest(id),
-      () => getTunnel(this.transport, credential, id),
+      (credential) => getTunnel(this.transport, credential, id),
     );
   }
 
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
-    const credential = this.credential;
-    return this.cached(
-      credential,
+    return this.read(
       () => getBackendRequest(route),
-      () => getBackendModule(this.transport, credential, route),
+      (credential) => getBackendModule(this.transport, credential, route),
     );
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {
-    const credential = this.credential;
-    return this.written(credential, () => replaceBackendModule(this.transport, credential, route, input));
+    return this.write((credential) => replaceBackendModule(this.transport, credential, route, input));
   }
 
   deleteBackendModule(route: RouteKey): Promise<void> {
-    const credential = this.credential;
-    return this.written(credential, () => deleteBackendModule(this.transport, credential, route));
+    return this.write((credential) => deleteBackendModule(this.transport, credential, route));
   }
 }
