@@ -21,7 +21,7 @@ export interface UpstreamBudget {
 export const BUDGET_MESSAGE =
   "The gateway's budget of ngrok API calls for this credential is spent for now; retry after retryAfter seconds.";
 
-/** Writes first, then client reads, then the live poller (see rate-budget.ts for the shares). */
+/** Writes first, then client reads, then the live poller (see shared-state/rate-budget.ts for the shares). */
 export const kindOf = (request: UpstreamRequest): ClaimKind =>
   request.method !== 'GET' ? 'mutation' : request.origin === 'poll' ? 'poll' : 'read';
 
