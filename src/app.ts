@@ -12,14 +12,14 @@ import { useCompiledExecution } from './gateway/execution';
 import { graphiqlOptions, renderOfflineGraphiQL } from './gateway/graphiql';
 import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
-import { graphiqlForAllowedHosts } from './gateway/hosts';
+import type { Gateway } from './gateway/instance';
 import { createMetrics } from './gateway/metrics';
 import { combineEvents, createRequestLog, maskLoggerOf, yogaLoggerOf } from './gateway/observability';
 import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
-import { useRequestGuards } from './gateway/refusal';
-import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { graphiqlForAllowedHosts, requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { useRequestGuards } from './gateway/security/refusal';
 import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { clusterLiveDeps } from './live/cluster';
@@ -56,7 +56,9 @@ export function transportOptions(config: Config, baseUrl: string): TransportOpti
   return { ...upstream, baseUrl };
 }
 
-export function createGateway(config: Config, deps: GatewayDeps = {}) {
+export type { Gateway } from './gateway/instance';
+
+export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
   const upstreamUrl = config.upstream.url;
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
@@ -159,9 +161,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     persisted,
     /** The gateway's own Prometheus registry (served at /metrics). */
     metrics: metrics.registry,
-    /** Live tunnel events: their pollers and open streams. */
     live,
-    /** State shared with other replicas through Redis (REDIS_URL), else per process. */
     shared,
     async close() {
       await live.close();
@@ -170,5 +170,3 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     },
   };
 }
-
-export type Gateway = ReturnType<typeof createGateway>;

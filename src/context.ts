@@ -2,12 +2,17 @@
 // own lookups. Pothos keeps each request's DataLoaders on this object.
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
-import type { Credential } from './gateway/credentials';
 import type { SubscriberLink } from './live/backlog';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
-import { TunnelLookup } from './tunnel-lookup';
+import { TunnelLookup } from './loaders/tunnel-lookup';
 import { type CallScope, NgrokClient, newScope, type ReadCache, type UpstreamTransport } from './upstream';
+
+/** Who is calling and with which ngrok credential (gateway/credentials.ts reads it from the request). */
+export interface Credential {
+  readonly apiKey: string;
+  readonly scopes: readonly TokenScope[];
+}
 
 export interface Context {
   /** This operation's deadline and its request's tally, carried by every upstream call it makes. */

@@ -1,6 +1,8 @@
 // The live row of the benchmark: N SSE subscribers of tunnelEvents on one account while its
 // tunnels come and go. What it shows: upstream calls per minute stay one poller's (independent of
 // N), and the gateway's CPU time per event delivered.
+
+import { MINUTE_MS } from '../time';
 import { cpuMs, type GatewayProcess, type StandIn, startGateway } from './processes';
 import type { LiveRow } from './report';
 
@@ -80,7 +82,7 @@ export async function measureLive(options: {
       seconds,
       pollIntervalMs: POLL_INTERVAL_MS,
       events,
-      callsPerMin: calls / ((seconds * 1000 + POLL_INTERVAL_MS * 2) / 60_000),
+      callsPerMin: calls / ((seconds * 1000 + POLL_INTERVAL_MS * 2) / MINUTE_MS),
       cpuMsPerEvent: events > 0 ? cpu / events : Number.NaN,
       complete: received.filter((c) => c === first && c > 0).length,
     };

@@ -3,12 +3,13 @@
 // separate processes on loopback, loads each scenario after a warm-up (bench.ts), then prints a
 // table and writes it as JSON and Markdown under bench-results/ (git-ignored).
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { commandLine } from '../command-line';
 import { Bench } from './bench';
 import { measureLive } from './live';
 import { type GatewayProcess, residentMb, StandIn, startGateway } from './processes';
 import { measureReplicas } from './replicas';
 import { machine, markdown, type Report, rowsTable } from './report';
-import { type Settings, settingsOf, USAGE } from './settings';
+import { settingsOf, USAGE } from './settings';
 import { CACHE_TTL_MS, FLOOR_ENTRY, GATEWAY_ENTRY, log, OUT_DIR, SHARED_KEY, STAND_IN_ENTRY } from './shared';
 import { startups } from './startups';
 import { targets } from './targets';
@@ -17,17 +18,8 @@ import { targets } from './targets';
 const LIVE_SUBSCRIBERS = 100;
 
 async function main(): Promise<void> {
-  let settings: Settings | 'help';
-  try {
-    settings = settingsOf(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (settings === 'help') {
-    process.stdout.write(USAGE);
-    return;
-  }
+  const settings = commandLine(settingsOf, USAGE);
+  if (settings === undefined) return;
   const began = performance.now();
   const standIn = await StandIn.start(STAND_IN_ENTRY, Bench.allKeys(settings.connections));
   const gateways: GatewayProcess[] = [];
@@ -59,17 +51,10 @@ async function main(): Promise<void> {
     }
     await standIn.setLatency(0);
     const soak = settings.soakSeconds > 0 ? await bench.soak(cached, 'cache') : undefined;
-    const live =
-      settings.only === undefined
-        ? await measureLive({
-            standIn,
-            entry: GATEWAY_ENTRY,
-            key: SHARED_KEY,
-            subscribers: LIVE_SUBSCRIBERS,
-            seconds: settings.seconds,
-            nodeArgs,
-          })
-        : undefined;
+    // The live and replicas rows run on a full run only (not with --only), each on its own gateways.
+    const full = settings.only === undefined;
+    const rowTarget = { standIn, entry: GATEWAY_ENTRY, key: SHARED_KEY, seconds: settings.seconds, nodeArgs };
+    const live = full ? await measureLive({ ...rowTarget, subscribers: LIVE_SUBSCRIBERS }) : undefined;
     if (live) {
       log(
         `  live: ${live.subscribers} subscribers, ${live.events} events, ${live.callsPerMin.toFixed(1)} upstream calls/min, ${live.cpuMsPerEvent.toFixed(3)} CPU ms/event`,
@@ -77,16 +62,7 @@ async function main(): Promise<void> {
       if (live.complete !== live.subscribers)
         bench.problems.push(`live: ${live.subscribers - live.complete} subscribers missed events`);
     }
-    const replicas =
-      settings.only === undefined
-        ? await measureReplicas({
-            standIn,
-            entry: GATEWAY_ENTRY,
-            key: SHARED_KEY,
-            seconds: settings.seconds,
-            nodeArgs,
-          })
-        : undefined;
+    const replicas = full ? await measureReplicas(rowTarget) : undefined;
     if (replicas)
       log(
         `  replicas: ${replicas.replicas} on one key, upstream calls in the minute ${replicas.withoutRedis.calls} per process, ${replicas.withRedis.calls} with Redis (limit ${replicas.limitPerMin})`,
@@ -95,7 +71,7 @@ async function main(): Promise<void> {
       ...gateways.filter((g) => g !== floor).map((g) => residentMb(g.pid, 'VmHWM') ?? 0),
     );
     for (const g of gateways.splice(0)) await g.stop();
-    const startup = settings.only === undefined ? await startups(settings, standIn) : [];
+    const startup = full ? await startups(settings, standIn) : [];
 
     const partial: Omit<Report, 'targets'> = {
       mode: settings.mode,
@@ -116,7 +92,7 @@ async function main(): Promise<void> {
     mkdirSync(OUT_DIR, { recursive: true });
     const stamp = report.date.replace(/[:.]/g, '-');
     // A partial run (--only) is kept but does not replace the latest full table.
-    const names = [`bench-${settings.mode}-${stamp}`, ...(settings.only === undefined ? ['latest'] : [])];
+    const names = [`bench-${settings.mode}-${stamp}`, ...(full ? ['latest'] : [])];
     for (const name of names) {
       writeFileSync(`${OUT_DIR}/${name}.json`, `${JSON.stringify(report, null, 2)}\n`);
       writeFileSync(`${OUT_DIR}/${name}.md`, text);

@@ -2,12 +2,8 @@
 // server-held key mode lends the gateway's key to clients holding a gateway token.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config, GatewayToken, TokenScope } from '../config';
+import type { Credential } from '../context';
 import { GatewayError } from '../errors';
-
-export interface Credential {
-  readonly apiKey: string;
-  readonly scopes: readonly TokenScope[];
-}
 
 const ALL_SCOPES: readonly TokenScope[] = ['read', 'write'];
 

@@ -4,7 +4,7 @@
 // is yoga's own health check and never calls the upstream.
 import { type Plugin, useReadinessCheck } from 'graphql-yoga';
 import type { RedisConnection } from '../shared-state/redis-connection';
-import type { UpstreamTransport } from '../upstream';
+import { READINESS_REQUEST, type UpstreamTransport } from '../upstream';
 
 export const READINESS_ENDPOINT = '/readiness';
 
@@ -39,7 +39,11 @@ export function createReadinessProbe(options: ReadinessOptions): () => Promise<R
   let last: { at: number; settled: boolean; result: Promise<Readiness> } | undefined;
 
   async function probe(): Promise<Readiness> {
-    const check = await options.transport.checkReadiness(options.apiKey, options.timeoutMs);
+    const check = await options.transport.checkReadiness(
+      READINESS_REQUEST,
+      options.apiKey,
+      options.timeoutMs,
+    );
     if ('status' in check) return judge(check.status, options.apiKey !== undefined);
     const upstream = check.failure === 'circuit open' ? 'unavailable' : check.failure;
     return { ready: false, upstream, status: null };

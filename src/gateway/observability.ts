@@ -1,7 +1,7 @@
 // One log line per request: request id, operation, status, duration, the upstream calls made for
 // it and the outcome. The request id comes from X-Request-Id when the caller sends a sane one, and
 // is echoed in the response. Upstream calls are counted into the request's tally, which each of its
-// operations' upstream scope carries (src/upstream/deadline.ts), so concurrent requests never mix.
+// operations' upstream scope carries (src/upstream/http/call-scope.ts), so concurrent requests never mix.
 // No AsyncLocalStorage: errors of an operation are tied to their request as they leave execution,
 // so the masking and yoga's own log lines still name the request.
 import { randomUUID } from 'node:crypto';
@@ -111,7 +111,7 @@ const UPSTREAM_CODES = /^(?:UPSTREAM_|RATE_LIMITED$)/;
 /** The request log: its yoga plugin, and each request's tally for the upstream scope of its operations. */
 export interface RequestLog {
   readonly plugin: Plugin;
-  /** The tally of a request's upstream work, counted by the transport (see src/upstream/deadline.ts). */
+  /** The tally of a request's upstream work, counted by the transport (see src/upstream/http/call-scope.ts). */
   tallyOf(request: Request): UpstreamTally | undefined;
 }
 

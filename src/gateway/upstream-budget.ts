@@ -8,7 +8,7 @@ import type { Context } from '../context';
 
 export const UPSTREAM_BUDGET_EXTENSION = 'upstreamBudget';
 
-/** Reads the request's upstream tally, which the budget stage fills in (src/upstream/budget.ts). */
+/** Reads the request's upstream tally, which the budget stage fills in (src/upstream/stages/budget.ts). */
 export function useUpstreamBudgetExtension(): Plugin<Context> {
   return {
     onExecute({ args }) {

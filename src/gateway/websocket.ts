@@ -9,8 +9,8 @@ import type { Duplex } from 'node:stream';
 import { type DocumentNode, type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { Gateway } from '../app';
 import type { Config } from '../config';
+import type { Gateway } from './instance';
 import { socketLink } from './subscriber-links';
 import { credentialRefusal, headersOf, refuseUpgrade, upgradeRefusal } from './upgrade-guards';
 

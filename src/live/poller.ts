@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
+import { MINUTE_MS } from '../time';
 import type { NgrokClient, UpstreamTally } from '../upstream';
 import type { RollingBudget } from './budget';
 import type { TunnelFeed } from './feed';
@@ -16,7 +17,7 @@ import { diffSnapshots, newest, type Snapshot, type SnapshotStore } from './snap
 import { walkTunnels } from './walk';
 
 /** The longest wait after failed walks. */
-const MAX_BACKOFF_MS = 60_000;
+const MAX_BACKOFF_MS = MINUTE_MS;
 
 export interface PollerOptions {
   readonly digest: string;
@@ -182,7 +183,7 @@ export class Poller {
           previous = next;
           metrics.poll('complete');
           // Evenly spaced within the budget: a walk of n calls every 60 s × n / budget at the soonest.
-          const paced = Math.ceil((60_000 * walkCalls) / this.options.budget.perMinute);
+          const paced = Math.ceil((MINUTE_MS * walkCalls) / this.options.budget.perMinute);
           delay = Math.max(intervalMs, paced) - (performance.now() - started);
         } else if (outcome.error instanceof LeaseLost) {
           continue;

@@ -2,6 +2,7 @@
 // takes a credential over diffs against the last one its predecessor stored, and includeCurrent on
 // any replica starts from it. A snapshot outlives its poller, so a successor finds it.
 import type { SnapshotStore as SharedStore } from '../shared-state/snapshot-store';
+import { MINUTE_MS } from '../time';
 import type { Snapshot, SnapshotStore } from './snapshot';
 
 /**
@@ -9,7 +10,7 @@ import type { Snapshot, SnapshotStore } from './snapshot';
  * longest backoff (60 s), so a successor always diffs against what subscribers last saw; an account
  * nobody watched for that long starts again from a fresh observation.
  */
-export const snapshotTtlMs = (leaseTtlMs: number): number => Math.max(10 * 60_000, 4 * leaseTtlMs);
+export const snapshotTtlMs = (leaseTtlMs: number): number => Math.max(10 * MINUTE_MS, 4 * leaseTtlMs);
 
 const isSnapshot = (value: unknown): value is Snapshot => {
   if (typeof value !== 'object' || value === null) return false;

@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
+import { MINUTE_MS } from '../time';
 import { credentialDigest, NgrokClient, newScope, newTally, type UpstreamTransport } from '../upstream';
 import type { SubscriberLink } from './backlog';
 import { RollingBudget } from './budget';
@@ -44,7 +45,7 @@ interface CredentialEntry {
 }
 
 /** A forgotten credential's budget window must be empty: its calls leave it after a minute. */
-const BUDGET_WINDOW_MS = 60_000;
+const BUDGET_WINDOW_MS = MINUTE_MS;
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 

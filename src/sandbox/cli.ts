@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { commandLine } from '../command-line';
+import { MINUTE_MS } from '../time';
 import { demoData } from './data';
 import { DEFAULT_API_KEY, startSandbox } from './server';
 import type { AccountSeed, SandboxOptions } from './types';
@@ -81,7 +83,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       host: values.host ?? '127.0.0.1',
       port: integer('port', values.port, 8787, 0, 65_535),
       accounts,
-      rateLimit: values['no-rate-limit'] ? false : { max, windowMs: 60_000 },
+      rateLimit: values['no-rate-limit'] ? false : { max, windowMs: MINUTE_MS },
       edgesReadOnly: values['edges-read-only'] === true,
     },
     keys,
@@ -119,18 +121,8 @@ function banner(url: string, config: CliConfig, sample: AccountSeed): string {
 }
 
 async function main(): Promise<void> {
-  let config: CliConfig | 'help';
-  try {
-    config = parse(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
-  }
-  if (config === 'help') {
-    process.stdout.write(USAGE);
-    return;
-  }
+  const config = commandLine(parse, USAGE);
+  if (config === undefined) return;
   const sandbox = await startSandbox(config.options);
   if (config.latency > 0) sandbox.setLatency('all', config.latency);
   if (config.churn) {

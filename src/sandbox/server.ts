@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MINUTE_MS } from '../time';
 import { ConcurrencyCap, RateLimiter } from './admission';
 import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
@@ -17,7 +18,7 @@ import { checkVersion } from './version';
 
 /** The key of the default account (demo data) when no accounts are given. */
 export const DEFAULT_API_KEY = 'sandbox-key';
-const DEFAULT_RATE_LIMIT = { max: 120, windowMs: 60_000 };
+const DEFAULT_RATE_LIMIT = { max: 120, windowMs: MINUTE_MS };
 // Bodies here are tiny; the cap only stops a runaway client from filling memory.
 const MAX_BODY_BYTES = 1024 * 1024;
 

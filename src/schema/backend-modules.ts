@@ -1,9 +1,9 @@
 // The backend module of an HTTPS edge route: its type, the query that reads it and the mutations
 // that replace and delete it. Writes re-prime the loader so later reads in the operation see them.
 import type DataLoader from 'dataloader';
-import { type LoadedBackendModule, loadBackendModules, routeKey } from '../backend-module-lookup';
 import { badInput, InvalidInputError, RefusedInputError } from '../errors';
 import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../ids';
+import { type LoadedBackendModule, loadBackendModules, routeKey } from '../loaders/backend-module-lookup';
 import type { BackendModuleInput, RouteKey } from '../upstream';
 import { builder } from './builder';
 import { MUTATION_ERRORS } from './mutation-errors';

@@ -1,6 +1,7 @@
 // The pause after a 429 per credential digest: until when (epoch ms) nothing is sent for it, so a
 // burst does not spend the next window's quota on calls that could only be refused again.
 import { LRUCache } from 'lru-cache';
+import { MINUTE_MS } from '../time';
 
 export interface PauseStore {
   /** Pauses until `untilMs` (epoch ms); a later pause already set wins. */
@@ -10,7 +11,7 @@ export interface PauseStore {
 }
 
 /** Longest pause kept: the upstream's rate window is 60 s. */
-export const MAX_PAUSE_MS = 60_000;
+export const MAX_PAUSE_MS = MINUTE_MS;
 
 export class MemoryPauseStore implements PauseStore {
   private readonly until: LRUCache<string, number>;

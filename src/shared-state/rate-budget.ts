@@ -9,6 +9,7 @@
 // A refusal says in how many ms a slot frees for that kind, so a caller can wait when that fits
 // its deadline, or fail at once with RATE_LIMITED and retryAfter = retryAfterSeconds(ms).
 import { LRUCache } from 'lru-cache';
+import { MINUTE_MS } from '../time';
 import { dropBefore, whenFree } from './rolling-window';
 
 export type ClaimKind = 'mutation' | 'read' | 'poll';
@@ -40,7 +41,7 @@ export interface RateBudgetOptions {
   readonly windowMs?: number;
 }
 
-export const WINDOW_MS = 60_000;
+export const WINDOW_MS = MINUTE_MS;
 
 /** How many calls may be in the window when a claim of each kind is made. */
 export interface Ceilings {

@@ -1,9 +1,7 @@
-// The upstream client: one per request's credential, over the shared transport and read cache.
+// The upstream client: one per request's credential, over the shared transport and read cache. The
+// credential's digest is computed here once and carried by every call the client sends.
 import { missingCredential } from '../errors';
-import type { BackendModule } from './backend-module-json';
-import type { ReadCache } from './cache';
-import type { UpstreamRequest } from './call';
-import { credentialDigest } from './credential-digest';
+import type { BackendModule } from './api/backend-module-json';
 import {
   type BackendModuleInput,
   deleteBackendModule,
@@ -11,19 +9,22 @@ import {
   getBackendRequest,
   type RouteKey,
   replaceBackendModule,
-} from './edges';
-import type { UpstreamTransport } from './transport';
-import type { Tunnel, TunnelPage } from './tunnel-json';
+} from './api/backend-modules';
+import type { Tunnel, TunnelPage } from './api/tunnel-json';
 import {
   getTunnel,
   getTunnelRequest,
   listTunnels,
   listTunnelsRequest,
   type TunnelPageRequest,
-} from './tunnels';
+} from './api/tunnels';
+import { type ApiCredential, apiCredential } from './http/credential';
+import type { UpstreamRequest } from './http/request';
+import type { ReadCache } from './read-cache';
+import type { UpstreamTransport } from './transport';
 
 export class NgrokClient {
-  private digest: string | undefined;
+  private digested: ApiCredential | undefined;
 
   /**
    * `key` null: a client for a request without credential; every call refuses. `cache`: the
@@ -35,77 +36,74 @@ export class NgrokClient {
     private readonly cache?: ReadCache,
   ) {}
 
-  private get apiKey(): string {
+  /** The key and its digest (the cache's and every stage's key: never the credential itself). */
+  private get credential(): ApiCredential {
     if (this.key === null) throw missingCredential();
-    return this.key;
-  }
-
-  /** The cache's key for this credential: a digest, never the credential itself. */
-  private get credential(): string {
-    this.digest ??= credentialDigest(this.apiKey);
-    return this.digest;
+    this.digested ??= apiCredential(this.key);
+    return this.digested;
   }
 
   /**
-   * A read through the cache when there is one, keyed by the request's path; a hit (no call of its
-   * own) is reported as such. Without a cache it is the plain call, with nothing added.
+   * A read with this client's credential: through the cache when there is one, keyed by the request's
+   * path, a hit (no call of its own) reported as such; without a cache the plain call, nothing added.
    */
-  private cached<T>(
+  private read<T>(
     request: () => UpstreamRequest,
-    fetch: () => Promise<T>,
+    fetch: (credential: ApiCredential) => Promise<T>,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
+    const credential = this.credential;
     const cache = this.cache;
-    if (!cache) return fetch();
+    if (!cache) return fetch(credential);
     const upstreamRequest = request();
     let called = false;
     const counted = () => {
       called = true;
-      return fetch();
+      return fetch(credential);
     };
     return cache
-      .read(this.credential, this.transport.pathOf(upstreamRequest), counted, related)
+      .read(credential.digest, this.transport.pathOf(upstreamRequest), counted, related)
       .then((value) => {
         if (!called) this.transport.noteCacheHit(upstreamRequest.route);
         return value;
       });
   }
 
+  /** A write with this client's credential: through the cache when there is one, which drops its answers. */
+  private write<T>(perform: (credential: ApiCredential) => Promise<T>): Promise<T> {
+    const credential = this.credential;
+    const run = () => perform(credential);
+    return this.cache ? this.cache.write(credential.digest, run) : run();
+  }
+
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
-    const apiKey = this.apiKey;
     // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
-    return this.cached(
+    return this.read(
       () => listTunnelsRequest(page),
-      () => listTunnels(this.transport, apiKey, page),
+      (credential) => listTunnels(this.transport, credential, page),
       (result) => result.tunnels.map((t) => [this.transport.pathOf(getTunnelRequest(t.id)), t] as const),
     );
   }
 
   getTunnel(id: string): Promise<Tunnel | null> {
-    const apiKey = this.apiKey;
-    return this.cached(
+    return this.read(
       () => getTunnelRequest(id),
-      () => getTunnel(this.transport, apiKey, id),
+      (credential) => getTunnel(this.transport, credential, id),
     );
   }
 
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
-    const apiKey = this.apiKey;
-    return this.cached(
+    return this.read(
       () => getBackendRequest(route),
-      () => getBackendModule(this.transport, apiKey, route),
+      (credential) => getBackendModule(this.transport, credential, route),
     );
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {
-    const apiKey = this.apiKey;
-    const perform = () => replaceBackendModule(this.transport, apiKey, route, input);
-    return this.cache ? this.cache.write(this.credential, perform) : perform();
+    return this.write((credential) => replaceBackendModule(this.transport, credential, route, input));
   }
 
   deleteBackendModule(route: RouteKey): Promise<void> {
-    const apiKey = this.apiKey;
-    const perform = () => deleteBackendModule(this.transport, apiKey, route);
-    return this.cache ? this.cache.write(this.credential, perform) : perform();
+    return this.write((credential) => deleteBackendModule(this.transport, credential, route));
   }
 }

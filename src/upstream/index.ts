@@ -1,13 +1,13 @@
 // The upstream as the rest of the gateway sees it: the client, the transport and the domain types.
-export type { BackendModule } from './backend-module-json';
-export { ReadCache } from './cache';
-export type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
+export type { BackendModule } from './api/backend-module-json';
+export type { BackendModuleInput, RouteKey } from './api/backend-modules';
+export type { Ref } from './api/json-fields';
+export type { Tunnel, TunnelPage } from './api/tunnel-json';
+export { MAX_PAGE_SIZE, READINESS_REQUEST, type TunnelPageRequest } from './api/tunnels';
 export { NgrokClient } from './client';
-export { credentialDigest } from './credential-digest';
-export { type CallScope, newScope, newTally, type UpstreamTally } from './deadline';
-export type { BackendModuleInput, RouteKey } from './edges';
-export type { CircuitState, UpstreamEvents } from './events';
-export type { Ref } from './json-fields';
-export { type TransportOptions, UpstreamTransport } from './transport';
-export type { Tunnel, TunnelPage } from './tunnel-json';
-export { MAX_PAGE_SIZE, type TunnelPageRequest } from './tunnels';
+export { type CallScope, newScope, newTally, type UpstreamTally } from './http/call-scope';
+export { type ApiCredential, apiCredential, credentialDigest } from './http/credential';
+export type { CircuitState, UpstreamEvents } from './http/hooks';
+export type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
+export { ReadCache } from './read-cache';
+export { type ReadinessCheck, type TransportOptions, UpstreamTransport } from './transport';

@@ -2,35 +2,33 @@
 // one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file and one line here.
 
 import { MemoryPauseStore, type PauseStore } from '../shared-state/pause-store';
-import { breakerStage, reportStage, slotStage } from './attempt';
-import { CircuitBreaker, type CircuitState } from './breaker';
-import { budgetStage, budgetWaitStage, type UpstreamBudget } from './budget';
-import type { RouteName, UpstreamRequest, UpstreamResponse } from './call';
-import { coalesceStage } from './coalesce';
-import { credentialDigest } from './credential-digest';
-import { type CallScope, NO_SCOPE } from './deadline';
-import type { UpstreamEvents } from './events';
-import { Exchange, type StatusCheck } from './exchange';
-import { ConcurrencyLimiter } from './limiter';
-import { outcomeStage } from './outcome';
-import { CredentialPause, pauseStage, pauseWaitStage } from './pause';
-import { refusalStage } from './refusals';
-import { basePathOf, requestPath } from './request-path';
-import { retryStage } from './retry';
-import { AttemptFailure, compose, type Handler } from './stage';
-import { MemoryStore } from './store';
-import { listTunnelsRequest } from './tunnels';
+import { type CallScope, NO_SCOPE } from './http/call-scope';
+import { type ApiCredential, apiCredential } from './http/credential';
+import { Exchange, type StatusCheck } from './http/exchange';
+import type { CircuitState, UpstreamEvents } from './http/hooks';
+import type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
+import { basePathOf, requestPath } from './http/request-path';
+import { AttemptFailure, compose, type Handler } from './http/stage';
+import { breakerStage, CircuitBreaker } from './stages/breaker';
+import { budgetStage, budgetWaitStage, type UpstreamBudget } from './stages/budget';
+import { coalesceStage } from './stages/coalesce';
+import { outcomeStage } from './stages/outcome';
+import { CredentialPause, pauseStage, pauseWaitStage } from './stages/pause';
+import { RefusedCredentials, refusalStage } from './stages/refusal';
+import { reportStage } from './stages/report';
+import { retryStage } from './stages/retry';
+import { ConcurrencyLimiter, slotStage } from './stages/slot';
 
 export interface TransportOptions {
   readonly baseUrl: string;
   readonly apiVersion: string;
-  /** Deadline of one attempt; the operation's deadline (see deadline.ts) may cut it shorter. */
+  /** Deadline of one attempt; the operation's deadline (see http/call-scope.ts) may cut it shorter. */
   readonly timeoutMs: number;
   /** Open sockets to the upstream at most. */
   readonly connections: number;
   /** Idle time after which a pooled socket is closed; keep it below the upstream's own. */
   readonly keepAliveMs: number;
-  /** Retries of a failed attempt; see retry.ts for which failures qualify. */
+  /** Retries of a failed attempt; see stages/retry.ts for which failures qualify. */
   readonly retries: number;
   /** First backoff step in ms; doubled per retry, capped at 2 s, jittered. */
   readonly retryBaseMs: number;
@@ -74,7 +72,7 @@ export class UpstreamTransport {
   private readonly breaker: CircuitBreaker;
   private readonly exchange: Exchange;
   private readonly handle: Handler;
-  private readonly refused: MemoryStore<true>;
+  private readonly refused: RefusedCredentials;
 
   constructor(private readonly options: TransportOptions) {
     const events = options.events;
@@ -85,7 +83,7 @@ export class UpstreamTransport {
       cooldownMs: options.breakerCooldownMs,
       onChange: (state) => events?.circuit?.(state),
     });
-    this.refused = new MemoryStore<true>(options.refusedCredentialMaxEntries);
+    this.refused = new RefusedCredentials(options.refusedCredentialMaxEntries);
     const pause = new CredentialPause(options.pauses ?? new MemoryPauseStore(), events);
     const budget = options.budget;
     const policy = {
@@ -129,18 +127,20 @@ export class UpstreamTransport {
   }
 
   /**
-   * Sends one request with the caller's credential, retrying as retry.ts allows within the
+   * Sends one request with the caller's credential, retrying as stages/retry.ts allows within the
    * operation's deadline (`scope`). Identical GETs in flight for the same credential share one
-   * upstream call.
+   * upstream call. A client passes its credential with the digest it computed once; a bare key
+   * (tests, tools) is digested here.
    */
   async send(
-    apiKey: string,
+    credential: string | ApiCredential,
     request: UpstreamRequest,
     scope: CallScope = NO_SCOPE,
   ): Promise<UpstreamResponse> {
+    const { apiKey, digest } = typeof credential === 'string' ? apiCredential(credential) : credential;
     const call = {
       apiKey,
-      credential: credentialDigest(apiKey),
+      credential: digest,
       request,
       path: this.pathOf(request),
       deadline: scope.deadline,
@@ -154,13 +154,17 @@ export class UpstreamTransport {
   }
 
   /**
-   * The readiness check: the cheapest read (GET /tunnels?limit=1) through the pool and the breaker,
-   * no retry, no queue. `apiKey` undefined sends none (pass-through mode).
+   * The readiness check: one cheap read (READINESS_REQUEST, api/tunnels.ts) through the pool and the
+   * breaker, no retry, no queue. `apiKey` undefined sends none (pass-through mode).
    */
-  async checkReadiness(apiKey: string | undefined, timeoutMs: number): Promise<ReadinessCheck> {
+  async checkReadiness(
+    request: UpstreamRequest,
+    apiKey: string | undefined,
+    timeoutMs: number,
+  ): Promise<ReadinessCheck> {
     const ticket = this.breaker.admit();
     if (ticket === undefined) return { failure: 'circuit open' };
-    const path = this.pathOf(listTunnelsRequest({ limit: 1 }));
+    const path = this.pathOf(request);
     const result = await this.exchange.check(path, apiKey, timeoutMs);
     if ('status' in result) this.breaker.record(ticket, result.status < 500);
     else if (result.failure === 'unreachable') this.breaker.record(ticket, false);
@@ -181,7 +185,7 @@ export class UpstreamTransport {
    */
   scoped(scope: CallScope): UpstreamTransport {
     const view = Object.create(this) as UpstreamTransport;
-    view.send = (apiKey, request) => this.send(apiKey, request, scope);
+    view.send = (credential, request) => this.send(credential, request, scope);
     view.noteCacheHit = (route) => this.noteCacheHit(route, scope);
     return view;
   }

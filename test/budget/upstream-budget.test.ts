@@ -7,9 +7,9 @@ import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
 import { type AccountSeed, newId, type Sandbox, startSandbox } from '../../src/sandbox';
 import type { ClaimKind, RateBudget } from '../../src/shared-state/rate-budget';
-import type { UpstreamEvents } from '../../src/upstream/events';
+import { listTunnelsRequest } from '../../src/upstream/api/tunnels';
+import type { UpstreamEvents } from '../../src/upstream/http/hooks';
 import { UpstreamTransport } from '../../src/upstream/transport';
-import { listTunnelsRequest } from '../../src/upstream/tunnels';
 import { metric, sse, startLiveStack, until } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';
 

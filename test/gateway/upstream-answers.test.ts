@@ -5,8 +5,8 @@ import { createGateway, transportOptions } from '../../src/app';
 import { defaultConfig, loadConfig } from '../../src/config';
 import { makeTunnels, newId } from '../../src/sandbox';
 import { UpstreamTransport } from '../../src/upstream';
-import { parseBackendModule } from '../../src/upstream/backend-module-json';
-import { parseTunnel } from '../../src/upstream/tunnel-json';
+import { parseBackendModule } from '../../src/upstream/api/backend-module-json';
+import { parseTunnel } from '../../src/upstream/api/tunnel-json';
 import { dataOf, KEY, listen, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(5, { seed: 21 });

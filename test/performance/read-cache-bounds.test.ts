@@ -1,7 +1,7 @@
 // The read cache's memory stays bounded however many credentials use it.
 import { describe, expect, it } from 'vitest';
 import { MemoryCacheStore } from '../../src/shared-state/cache-store';
-import { ReadCache } from '../../src/upstream/cache';
+import { ReadCache } from '../../src/upstream/read-cache';
 
 describe('read cache memory', () => {
   it('keeps maxEntries entries and no trace of credentials whose reads are done', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
 import { type AccountSeed, makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
-import { attemptTimeout } from '../../src/upstream/timeout';
+import { attemptTimeout } from '../../src/upstream/http/timeout';
 import { UpstreamTransport } from '../../src/upstream/transport';
 import { sleep } from '../support/fixtures';
 import { KEY } from '../support/stack';

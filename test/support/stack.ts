@@ -8,7 +8,7 @@ import { type Config, loadConfig } from '../../src/config';
 import { attachWebSocket } from '../../src/gateway/websocket';
 import { createLogger } from '../../src/log';
 import { type AccountSeed, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
-import { UPSTREAM_EVENT_NAMES, type UpstreamEvents } from '../../src/upstream/events';
+import { UPSTREAM_EVENT_NAMES, type UpstreamEvents } from '../../src/upstream/http/hooks';
 import { type Relay, startRelay } from './relay';
 
 export const KEY = 'test-key-0123456789';

@@ -1,5 +1,6 @@
 // What the gateway tells its operators: metrics, logs, readiness.
 
+import { MINUTE_MS } from '../../time';
 import { option } from '../option';
 import { integer, oneOf } from '../parsers';
 import { LOG_LEVELS, type LogFormat, type LogLevel } from '../values';
@@ -33,7 +34,7 @@ export const readiness = {
     env: 'READINESS_TIMEOUT_MS',
     help: 'deadline of the upstream check behind /readiness in milliseconds',
     default: 2_000,
-    parse: integer(1, 60_000),
+    parse: integer(1, MINUTE_MS),
   }),
   cacheMs: option({
     env: 'READINESS_CACHE_MS',

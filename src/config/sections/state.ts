@@ -1,5 +1,6 @@
 // State kept between requests: the read cache, live tunnel events, and Redis shared by replicas.
 
+import { MINUTE_MS } from '../../time';
 import { option, unset } from '../option';
 import { boolean, integer, keyPrefix, redisUrl } from '../parsers';
 
@@ -86,7 +87,7 @@ export const redis = {
     env: 'REDIS_TIMEOUT_MS',
     help: 'connect and command timeout for Redis; past it a call uses per-process state',
     default: 1_000,
-    parse: integer(10, 60_000),
+    parse: integer(10, MINUTE_MS),
   }),
   fallbackReplicas: option({
     env: 'REDIS_FALLBACK_REPLICAS',

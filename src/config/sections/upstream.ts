@@ -1,5 +1,6 @@
 // The ngrok API and the client in front of it: URL, key, timeouts, retries, pool, breaker, budget.
 
+import { MINUTE_MS } from '../../time';
 import { option, unset } from '../option';
 import { httpUrl, integer, oneOf, text } from '../parsers';
 import { SUPPORTED_API_VERSIONS } from '../values';
@@ -38,7 +39,7 @@ export const upstream = {
     env: 'UPSTREAM_RETRY_BASE_MS',
     help: 'first backoff step in milliseconds; doubled per retry, jittered, at most 2 s',
     default: 100,
-    parse: integer(1, 60_000),
+    parse: integer(1, MINUTE_MS),
   }),
   connections: option({
     env: 'UPSTREAM_CONNECTIONS',
@@ -85,7 +86,7 @@ export const upstream = {
   refusedCredentialTtlMs: option({
     env: 'REFUSED_CREDENTIAL_TTL_MS',
     help: 'how long a credential the upstream refused is answered UNAUTHENTICATED without a call (0: off)',
-    default: 60_000,
+    default: MINUTE_MS,
     parse: integer(0, 3_600_000),
   }),
   refusedCredentialMaxEntries: option({

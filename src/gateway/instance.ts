@@ -1,0 +1,29 @@
+// What createGateway (app.ts) hands back: the yoga instance and the parts its server, its shutdown
+// and the tests reach. Declared here, below app.ts, so the servers built on it (websocket.ts) need
+// not import the file that assembles everything.
+import type { YogaServerInstance } from 'graphql-yoga';
+import type { Registry } from 'prom-client';
+import type { Context } from '../context';
+import type { LiveEvents } from '../live/subscriptions';
+import type { SharedState } from '../shared-state';
+import type { UpstreamTransport } from '../upstream';
+import type { PersistedOperations } from './persisted';
+import type { RequestGuard } from './security/refusal';
+import type { LinkCarrier } from './subscriber-links';
+
+export interface Gateway {
+  readonly yoga: YogaServerInstance<LinkCarrier, Context>;
+  readonly transport: UpstreamTransport;
+  /** The Host and Origin checks every request passes, which WebSocket upgrades pass too. */
+  readonly guards: readonly RequestGuard[];
+  /** Persisted operations and APQ: yoga's plugins, and the same rules for graphql-ws messages. */
+  readonly persisted: PersistedOperations;
+  /** The gateway's own Prometheus registry (served at /metrics). */
+  readonly metrics: Registry;
+  /** Live tunnel events: their pollers and open streams. */
+  readonly live: LiveEvents;
+  /** State shared with other replicas through Redis (REDIS_URL), else per process. */
+  readonly shared: SharedState;
+  /** Ends live streams, then closes the upstream pool and the shared state. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,119 @@
+// The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
+import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
+import type { ApiCredential } from '../http/credential';
+import type { UpstreamRequest } from '../http/request';
+import type { UpstreamTransport } from '../transport';
+import { type BackendModule, parseBackendModule } from './backend-module-json';
+import { readOrNull } from './read-or-null';
+
+export interface RouteKey {
+  readonly edgeId: string;
+  readonly routeId: string;
+}
+
+export interface BackendModuleInput {
+  readonly backendId: string;
+  /** Omitted: the upstream's default (true) applies. */
+  readonly enabled?: boolean;
+}
+
+const segmentsOf = (route: RouteKey) => ['edges', 'https', route.edgeId, 'routes', route.routeId, 'backend'];
+
+export const getBackendRequest = (route: RouteKey): UpstreamRequest => ({
+  route: 'getBackend',
+  method: 'GET',
+  segments: segmentsOf(route),
+});
+
+// Upstream validation codes that name the part of the domain input at fault.
+const INPUT_BY_ERROR_CODE: Readonly<Record<string, keyof BackendModuleInput>> = {
+  ERR_NGROK_227: 'backendId',
+  ERR_NGROK_242: 'backendId',
+  ERR_NGROK_243: 'backendId',
+  ERR_NGROK_1405: 'backendId',
+};
+
+/**
+ * Edges were shut down on 2025-12-31: an account without them gets ERR_NGROK_7008 on any edge call,
+ * and a write may be refused with ERR_NGROK_7196 (edges are read-only). Both are FORBIDDEN, whatever
+ * the status they come with, and neither is worth a retry.
+ */
+const RETIRED_EDGES: Readonly<Record<string, string>> = {
+  ERR_NGROK_7008: 'HTTPS edges are deprecated and not available for this account.',
+  ERR_NGROK_7196:
+    'This HTTPS edge is read-only: the ngrok API shut Edges down on 2025-12-31 and refuses changes to them. Use Cloud Endpoints and Traffic Policy instead.',
+};
+
+function edgesUnavailable(error: unknown): unknown {
+  const message = error instanceof UpstreamError && error.errorCode && RETIRED_EDGES[error.errorCode];
+  return message ? new UpstreamError('FORBIDDEN', message, error.details) : error;
+}
+
+/** Turns the upstream's expected refusals of a write into domain errors; the rest stays as is. */
+function domainError(error: unknown, route: RouteKey): unknown {
+  if (!(error instanceof UpstreamError) || (error.errorCode && RETIRED_EDGES[error.errorCode]))
+    return edgesUnavailable(error);
+  if (error.status === 404) {
+    return new NotFoundError(
+      `No HTTPS edge route ${route.routeId} on edge ${route.edgeId}, or it has no backend module.`,
+      route.routeId,
+    );
+  }
+  if (error.status === 400 && error.code === 'BAD_USER_INPUT') {
+    return new RefusedInputError<keyof BackendModuleInput>(
+      error.errorCode ? INPUT_BY_ERROR_CODE[error.errorCode] : undefined,
+    );
+  }
+  return error;
+}
+
+/** The module, or null when the route does not exist or has none (a 404, or a 200 without backend). */
+export async function getBackendModule(
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  route: RouteKey,
+): Promise<BackendModule | null> {
+  try {
+    const module = await readOrNull(transport, credential, getBackendRequest(route), parseBackendModule);
+    return module?.backend ? module : null;
+  } catch (error) {
+    throw edgesUnavailable(error);
+  }
+}
+
+export async function replaceBackendModule(
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  route: RouteKey,
+  input: BackendModuleInput,
+): Promise<BackendModule> {
+  const body: Record<string, unknown> = { backend_id: input.backendId };
+  if (input.enabled !== undefined) body.enabled = input.enabled;
+  try {
+    const response = await transport.send(credential, {
+      route: 'replaceBackend',
+      method: 'PUT',
+      segments: segmentsOf(route),
+      body,
+    });
+    return parseBackendModule(response.json);
+  } catch (error) {
+    throw domainError(error, route);
+  }
+}
+
+export async function deleteBackendModule(
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  route: RouteKey,
+): Promise<void> {
+  try {
+    await transport.send(credential, {
+      route: 'deleteBackend',
+      method: 'DELETE',
+      segments: segmentsOf(route),
+    });
+  } catch (error) {
+    throw domainError(error, route);
+  }
+}

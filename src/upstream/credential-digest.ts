@@ -1,5 +1,0 @@
-// Coalescing, caches, pauses and refusals are keyed by a digest of the credential, never the credential.
-import { createHash } from 'node:crypto';
-
-export const credentialDigest = (apiKey: string): string =>
-  createHash('sha256').update(apiKey).digest('base64url').slice(0, 22);

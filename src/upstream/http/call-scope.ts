@@ -1,0 +1,50 @@
+// What one GraphQL operation hands every upstream call it makes: its deadline, and the tally its
+// request's log line reports. It travels as an argument (the operation's client holds it, see
+// UpstreamTransport.scoped), not in AsyncLocalStorage, whose promise hooks would tax every promise
+// of every request. Outside an operation (the live poller, readiness) there is no deadline.
+
+/** What one request's upstream calls did, for its log line. */
+export interface UpstreamTally {
+  /** HTTP calls sent (each retry is a call). */
+  calls: number;
+  /** GETs that joined an identical call in flight. */
+  coalesced: number;
+  /** Reads the read cache answered (CACHE_TTL_MS). */
+  cached: number;
+  retries: number;
+  /** Where the credential stands in the gateway's upstream budget after this request's last claim. */
+  budget?: UpstreamBudgetStanding;
+}
+
+/** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
+export interface UpstreamBudgetStanding {
+  readonly limit: number;
+  readonly remaining: number;
+}
+
+export const newTally = (): UpstreamTally => ({ calls: 0, coalesced: 0, cached: 0, retries: 0 });
+
+export interface CallScope {
+  /**
+   * The operation's deadline on the performance.now() clock; Infinity until the operation starts
+   * executing (src/gateway/operation-deadline.ts sets it) and outside any operation.
+   */
+  deadline: number;
+  /** Counted into by the transport's stages; shared by the operations of one request. */
+  readonly tally?: UpstreamTally;
+}
+
+/** A scope of its own for one operation: no deadline yet, counting into `tally`. */
+export const newScope = (tally?: UpstreamTally): CallScope => ({
+  deadline: Number.POSITIVE_INFINITY,
+  ...(tally ? { tally } : {}),
+});
+
+/**
+ * An attempt with less than this left before the operation's deadline is not made (nor waited for,
+ * nor retried): it could only time out.
+ */
+export const MIN_ATTEMPT_MS = 100;
+
+/** Calls made outside any operation: no deadline, counted nowhere. */
+export const NO_SCOPE: Readonly<CallScope> = Object.freeze({ deadline: Number.POSITIVE_INFINITY });

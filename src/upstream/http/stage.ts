@@ -1,0 +1,59 @@
+// The contract between the transport's stages: each takes the next handler and returns its own, so
+// the transport is a list of stages (see transport.ts) ending in one HTTP exchange (exchange.ts).
+import { GatewayError, UpstreamError } from '../../errors';
+import type { UpstreamTally } from './call-scope';
+import { MESSAGES } from './messages';
+import type { UpstreamRequest, UpstreamResponse } from './request';
+
+export interface Call {
+  readonly apiKey: string;
+  /** Digest of apiKey (credential.ts), computed once per client: the key of every per-credential state. */
+  readonly credential: string;
+  readonly request: UpstreamRequest;
+  /** Path and query, built once (request-path.ts). */
+  readonly path: string;
+  /** The operation's deadline (performance.now() clock); Infinity outside an operation. */
+  readonly deadline: number;
+  /** The request's tally of upstream work (its log line); absent outside a request. */
+  readonly tally?: UpstreamTally;
+}
+
+export type Handler = (call: Call) => Promise<UpstreamResponse>;
+export type Stage = (next: Handler) => Handler;
+
+/**
+ * How far a failed attempt got:
+ * - `local`: refused inside the gateway (circuit open, queue full, no time left): nothing to retry;
+ * - `unsent`: the connection was never made (refused, connect timeout): the upstream saw nothing;
+ * - `sent`: the request may have reached the upstream.
+ */
+export type Delivery = 'local' | 'unsent' | 'sent';
+
+/** A failed attempt and how far it got; stages between the retry loop and the exchange throw these. */
+export class AttemptFailure {
+  constructor(
+    readonly error: GatewayError,
+    readonly delivery: Delivery,
+  ) {}
+}
+
+/** The upstream's HTTP status of an error, when it answered. */
+export const statusOf = (error: unknown): number | undefined =>
+  error instanceof UpstreamError ? error.status : undefined;
+
+/** Anything thrown below as an AttemptFailure: an unexpected error counts as sent. */
+export const asFailure = (caught: unknown): AttemptFailure =>
+  caught instanceof AttemptFailure
+    ? caught
+    : new AttemptFailure(
+        caught instanceof GatewayError
+          ? caught
+          : new GatewayError('INTERNAL_SERVER_ERROR', MESSAGES.UNEXPECTED),
+        'sent',
+      );
+
+/** The stages in order, outermost first, around `last`. */
+export const compose = (stages: readonly Stage[], last: Handler): Handler =>
+  stages.reduceRight<Handler>((next, stage) => stage(next), last);
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

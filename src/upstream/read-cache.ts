@@ -1,0 +1,75 @@
+// A short-lived read cache per credential (CACHE_TTL_MS): each upstream call it saves is quota a
+// dashboard keeps (120 calls a minute per account). Answers live in a CacheStore (shared-state):
+// in this process, or in Redis where every replica reads what one of them fetched. Keys hold a
+// digest of the credential and the request path, never the credential; a write through a
+// credential drops everything cached for it, on every replica sharing the store.
+import type { CacheStore } from '../shared-state/cache-store';
+import { InFlight } from './stages/coalesce';
+
+interface Fetching {
+  /** The credential's generation when the fetch started. */
+  readonly generation: number;
+  readonly promise: Promise<unknown>;
+}
+
+export class ReadCache {
+  /** Reads under way in this process, joined by identical reads: bounded by the reads in flight. */
+  private readonly fetching = new InFlight<Fetching>();
+
+  constructor(private readonly store: CacheStore) {}
+
+  /** Credentials with reads under way in this process. */
+  get credentials(): number {
+    return this.fetching.credentials;
+  }
+
+  /**
+   * The cached answer for this credential and path, or `fetch()`'s, which is then cached (with
+   * the `related` answers it also tells, e.g. each listed tunnel under its own path) unless a
+   * write through the same credential happened while it was under way.
+   */
+  async read<T>(
+    credential: string,
+    path: string,
+    fetch: () => Promise<T>,
+    related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
+  ): Promise<T> {
+    const found = await this.store.lookup(credential, path);
+    if (found.hit) return found.value as T;
+    const under = this.fetching.get(credential, path);
+    if (under?.generation === found.generation) return under.promise as Promise<T>;
+    if (under) {
+      // Started before a write through this credential: its answer may predate the write, and the
+      // transport would hand it to an identical call made now. Let it end, then ask again.
+      await under.promise.catch(() => undefined);
+      return this.read(credential, path, fetch, related);
+    }
+    const generation = found.generation;
+    const promise = (async () => {
+      const value = await fetch();
+      // The store drops these when the credential wrote since `generation` (here or elsewhere).
+      await this.store.store(credential, generation, [[path, value], ...(related?.(value) ?? [])]);
+      return value;
+    })();
+    this.fetching.hold(credential, path, { generation, promise });
+    return promise;
+  }
+
+  /**
+   * Runs a write through this credential: everything cached for it is dropped before and after
+   * (a failed write may still have landed), and reads under way meanwhile are not stored.
+   */
+  async write<T>(credential: string, perform: () => Promise<T>): Promise<T> {
+    await this.invalidate(credential);
+    try {
+      return await perform();
+    } finally {
+      await this.invalidate(credential);
+    }
+  }
+
+  /** Drops everything cached for this credential. */
+  invalidate(credential: string): Promise<void> {
+    return this.store.forget(credential);
+  }
+}

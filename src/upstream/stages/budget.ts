@@ -1,0 +1,83 @@
+// The gateway's own upstream budget (UPSTREAM_RATE_LIMIT_PER_MIN) as two transport stages. Each
+// attempt claims one call from its credential's rolling window right before it is sent (after its
+// slot and the pause, so every retry claims its own). A refused claim travels up to the wait stage,
+// above the slot, so a waiting call holds no slot: it waits for the next free call when that fits
+// the operation's deadline and claims again, or fails at once with RATE_LIMITED and the exact
+// retryAfter. The live poller's calls never wait: the poller backs off by retryAfter on its own.
+import { GatewayError } from '../../errors';
+import { type ClaimKind, type RateBudget, retryAfterSeconds } from '../../shared-state/rate-budget';
+import { MIN_ATTEMPT_MS } from '../http/call-scope';
+import type { UpstreamEvents } from '../http/hooks';
+import type { UpstreamRequest } from '../http/request';
+import { AttemptFailure, type Stage, sleep } from '../http/stage';
+
+export interface UpstreamBudget {
+  /** Per credential digest, in Redis (shared by replicas) or in this process. */
+  readonly store: RateBudget;
+  /** UPSTREAM_RATE_LIMIT_PER_MIN, as reported with each claim. */
+  readonly limitPerMin: number;
+}
+
+export const BUDGET_MESSAGE =
+  "The gateway's budget of ngrok API calls for this credential is spent for now; retry after retryAfter seconds.";
+
+/** Writes first, then client reads, then the live poller (see shared-state/rate-budget.ts for the shares). */
+export const kindOf = (request: UpstreamRequest): ClaimKind =>
+  request.method !== 'GET' ? 'mutation' : request.origin === 'poll' ? 'poll' : 'read';
+
+/** A refused claim: already the RATE_LIMITED failure, so without a wait stage it fails at once. */
+class BudgetRefusal extends AttemptFailure {
+  constructor(readonly retryInMs: number) {
+    super(
+      new GatewayError('RATE_LIMITED', BUDGET_MESSAGE, { retryAfter: retryAfterSeconds(retryInMs) }),
+      'local',
+    );
+  }
+}
+
+/** Claims one call for the attempt just before it is sent; a refusal is thrown to budgetWaitStage. */
+export const budgetStage =
+  (budget: UpstreamBudget, events: UpstreamEvents | undefined): Stage =>
+  (next) =>
+  async (call) => {
+    const kind = kindOf(call.request);
+    const decision = await budget.store.take(call.credential, kind);
+    if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
+    const remaining = Math.max(0, decision.remaining);
+    events?.budget?.({
+      route: call.request.route,
+      kind,
+      outcome: 'granted',
+      limit: budget.limitPerMin,
+      remaining,
+    });
+    if (call.tally) call.tally.budget = { limit: budget.limitPerMin, remaining };
+    return next(call);
+  };
+
+/** Waits for the budget's next free call and tries again, or refuses with RATE_LIMITED. */
+export const budgetWaitStage =
+  (budget: UpstreamBudget, events: UpstreamEvents | undefined): Stage =>
+  (next) =>
+  async (call) => {
+    const kind = kindOf(call.request);
+    const route = call.request.route;
+    const limit = budget.limitPerMin;
+    for (;;) {
+      try {
+        return await next(call);
+      } catch (caught) {
+        if (!(caught instanceof BudgetRefusal)) throw caught;
+        const waitMs = caught.retryInMs;
+        if (kind === 'poll' || waitMs + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
+          const retryAfter = caught.error.details.retryAfter;
+          events?.budget?.({ route, kind, outcome: 'refused', limit, remaining: 0, retryAfter });
+          if (call.tally) call.tally.budget = { limit, remaining: 0 };
+          events?.rateLimited?.({ route, source: 'gateway', retryAfter });
+          throw new AttemptFailure(caught.error, 'local');
+        }
+        events?.budget?.({ route, kind, outcome: 'waited', limit, waitMs });
+        await sleep(waitMs);
+      }
+    }
+  };

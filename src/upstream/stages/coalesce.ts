@@ -1,0 +1,76 @@
+// In-flight joining: work under way for a credential and path is shared by identical work started
+// meanwhile. The coalesce stage joins identical GETs of one credential into one upstream call; a write
+// detaches that credential's reads in flight, so a read started once a write has begun never joins
+// an answer that may predate it. The read cache (read-cache.ts) joins its reads the same way.
+import { UpstreamError } from '../../errors';
+import type { UpstreamEvents } from '../http/hooks';
+import { MESSAGES } from '../http/messages';
+import type { UpstreamResponse } from '../http/request';
+import type { Stage } from '../http/stage';
+
+/** Work under way, keyed by credential digest and path; each entry goes when its promise settles. */
+export class InFlight<E extends { readonly promise: Promise<unknown> }> {
+  private readonly entries = new Map<string, E>();
+
+  /** Credentials with work under way (bounded by the work in flight). */
+  get credentials(): number {
+    return new Set([...this.entries.keys()].map((key) => key.slice(0, key.indexOf(' ')))).size;
+  }
+
+  get(credential: string, path: string): E | undefined {
+    return this.entries.get(keyOf(credential, path));
+  }
+
+  /** Holds `entry` for identical work until its promise settles, unless detached or replaced first. */
+  hold(credential: string, path: string, entry: E): void {
+    const key = keyOf(credential, path);
+    this.entries.set(key, entry);
+    const done = () => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    };
+    entry.promise.then(done, done);
+  }
+
+  /** Lets the credential's work under way finish unjoined: identical work from now on starts anew. */
+  detach(credential: string): void {
+    const prefix = keyOf(credential, '');
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+}
+
+// Credential digests have no spaces (base64url), so the first space ends the credential part.
+const keyOf = (credential: string, path: string): string => `${credential} ${path}`;
+
+export function coalesceStage(stats: { coalesced: number }, events: UpstreamEvents | undefined): Stage {
+  const inFlight = new InFlight<{ readonly promise: Promise<UpstreamResponse> }>();
+  return (next) => (call) => {
+    if (call.request.method !== 'GET') {
+      inFlight.detach(call.credential);
+      return next(call).finally(() => inFlight.detach(call.credential));
+    }
+    const pending = inFlight.get(call.credential, call.path);
+    if (pending) {
+      stats.coalesced += 1;
+      if (call.tally) call.tally.coalesced += 1;
+      events?.coalesced?.({ route: call.request.route });
+      // The call keeps the deadline of the operation that started it; this one may end sooner.
+      return untilDeadline(pending.promise, call.deadline);
+    }
+    const promise = next(call);
+    inFlight.hold(call.credential, call.path, { promise });
+    return promise;
+  };
+}
+
+/** Resolves or rejects as `promise` does, or rejects with UPSTREAM_TIMEOUT at `deadline`. */
+function untilDeadline<T>(promise: Promise<T>, deadline: number): Promise<T> {
+  if (!Number.isFinite(deadline)) return promise;
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT)),
+      Math.max(0, deadline - performance.now()),
+    );
+  });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}

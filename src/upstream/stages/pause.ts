@@ -1,0 +1,77 @@
+// The per-credential pause after a 429 with Retry-After: until it is over no call is sent for that
+// credential, so a burst of clients does not spend the next window's quota on requests that could
+// only be refused again. Calls wait it out, or fail at once with RATE_LIMITED when it outlasts
+// their deadline.
+import { GatewayError, UpstreamError } from '../../errors';
+import { MAX_PAUSE_MS, type PauseStore } from '../../shared-state/pause-store';
+import { retryAfterSeconds } from '../../shared-state/rate-budget';
+import { MIN_ATTEMPT_MS } from '../http/call-scope';
+import type { UpstreamEvents } from '../http/hooks';
+import { MESSAGES } from '../http/messages';
+import { AttemptFailure, type Call, type Stage, sleep } from '../http/stage';
+
+export class CredentialPause {
+  /** `store` keeps each credential digest's pause end (Date.now() clock): in process, or Redis. */
+  constructor(
+    private readonly store: PauseStore,
+    private readonly events: UpstreamEvents | undefined,
+  ) {}
+
+  /** Milliseconds left of the credential's pause; 0 when it has none. */
+  async left(credential: string): Promise<number> {
+    const until = await this.store.pausedUntil(credential);
+    return until === undefined ? 0 : Math.max(0, until - Date.now());
+  }
+
+  /** Starts (or lengthens) the credential's pause: the upstream asked for `seconds` of quiet. */
+  async start(credential: string, seconds: number): Promise<void> {
+    // The store keeps the later of two pauses.
+    await this.store.pause(credential, Date.now() + Math.min(seconds * 1000, MAX_PAUSE_MS));
+  }
+
+  /**
+   * Waits until the credential's pause is over, or refuses the call at once with RATE_LIMITED (and
+   * the seconds left as retryAfter) when the pause outlasts the operation's deadline.
+   */
+  async waitOut(call: Call): Promise<void> {
+    const left = await this.left(call.credential);
+    if (left === 0) return;
+    if (left + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
+      const retryAfter = retryAfterSeconds(left);
+      this.events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter });
+      throw new AttemptFailure(new GatewayError('RATE_LIMITED', MESSAGES.PAUSED, { retryAfter }), 'local');
+    }
+    await sleep(left);
+  }
+}
+
+/** Waits a pause out before the call goes on (before a slot is taken: paused calls hold none). */
+export const pauseWaitStage =
+  (pause: CredentialPause): Stage =>
+  (next) =>
+  async (call) => {
+    await pause.waitOut(call);
+    return next(call);
+  };
+
+/**
+ * Waits a pause out (one may have begun while the call waited for its slot), then sends; a 429
+ * from the upstream starts the credential's pause for its Retry-After.
+ */
+export const pauseStage =
+  (pause: CredentialPause, events: UpstreamEvents | undefined): Stage =>
+  (next) =>
+  async (call) => {
+    await pause.waitOut(call);
+    try {
+      return await next(call);
+    } catch (caught) {
+      const error = caught instanceof AttemptFailure ? caught.error : undefined;
+      if (error instanceof UpstreamError && error.status === 429) {
+        const retryAfter = error.details.retryAfter;
+        if (retryAfter) await pause.start(call.credential, retryAfter);
+        events?.rateLimited?.({ route: call.request.route, source: 'upstream', retryAfter });
+      }
+      throw caught;
+    }
+  };

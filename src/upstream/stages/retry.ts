@@ -1,0 +1,98 @@
+// When a failed upstream attempt is worth another try, and after how long (a pure policy), and the
+// retry loop that asks it: the attempts of one call, as many as the policy and the deadline allow.
+import type { ErrorCode } from '../../errors';
+import { MIN_ATTEMPT_MS } from '../http/call-scope';
+import type { UpstreamEvents } from '../http/hooks';
+import { AttemptFailure, type Delivery, type Stage, sleep, statusOf } from '../http/stage';
+
+export interface RetryPolicy {
+  /** Retries after the first attempt (0: none). */
+  readonly retries: number;
+  /** The first backoff step; each retry doubles it, up to maxDelayMs. */
+  readonly baseMs: number;
+  readonly maxDelayMs: number;
+  /** [0, 1); Math.random in production, seeded in tests. */
+  readonly random: () => number;
+}
+
+export interface FailedAttempt {
+  readonly method: string;
+  readonly code: ErrorCode;
+  /** The upstream's HTTP status, when it answered. */
+  readonly status?: number;
+  /** Seconds from the upstream's Retry-After header. */
+  readonly retryAfter?: number;
+  readonly delivery: Delivery;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** Time left before the operation's deadline (Infinity without one). */
+  readonly remainingMs: number;
+}
+
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
+/** Reads are retried on connection errors, 502/503/504 and 429; writes only when never sent. */
+export function isRetryable(f: FailedAttempt): boolean {
+  if (f.delivery === 'local') return false;
+  if (f.delivery === 'unsent') return true;
+  if (f.method !== 'GET') return false;
+  if (f.status !== undefined) return RETRYABLE_STATUS.has(f.status);
+  // No status: the connection failed after sending (reset, dropped). A timeout is not retried:
+  // the upstream is slow, and a second wait would only double the client's.
+  return f.code === 'UPSTREAM_UNAVAILABLE';
+}
+
+/** Jittered exponential backoff: half the step fixed, half random, so retries of many clients spread. */
+export function backoffMs(policy: RetryPolicy, attempt: number): number {
+  const step = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** (attempt - 1));
+  return Math.round(step / 2 + policy.random() * (step / 2));
+}
+
+/** Milliseconds to wait before the next attempt, or undefined to give up with this failure. */
+export function retryDelay(policy: RetryPolicy, f: FailedAttempt): number | undefined {
+  if (f.attempt > policy.retries || !isRetryable(f)) return undefined;
+  // The upstream's Retry-After wins over our own backoff; when it does not fit the deadline the
+  // client gets RATE_LIMITED with it at once instead of a timeout later.
+  const delay = f.retryAfter !== undefined ? f.retryAfter * 1000 : backoffMs(policy, f.attempt);
+  return delay + MIN_ATTEMPT_MS > f.remainingMs ? undefined : delay;
+}
+
+/** The retry loop as a stage: failed attempts (AttemptFailure) are tried again while the policy allows. */
+export function retryStage(
+  policy: RetryPolicy,
+  stats: { retries: number },
+  events: UpstreamEvents | undefined,
+): Stage {
+  return (next) => async (call) => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await next(call);
+      } catch (caught) {
+        if (!(caught instanceof AttemptFailure)) throw caught;
+        const { error, delivery } = caught;
+        const status = statusOf(error);
+        const delayMs = retryDelay(policy, {
+          method: call.request.method,
+          code: error.code,
+          status,
+          retryAfter: error.details.retryAfter,
+          delivery,
+          attempt,
+          remainingMs: call.deadline - performance.now(),
+        });
+        if (delayMs === undefined) throw caught;
+        stats.retries += 1;
+        if (call.tally) call.tally.retries += 1;
+        events?.retry?.({
+          route: call.request.route,
+          method: call.request.method,
+          attempt: attempt + 1,
+          delayMs,
+          code: error.code,
+          status,
+        });
+        if (delayMs > 0) await sleep(delayMs);
+      }
+    }
+  };
+}
