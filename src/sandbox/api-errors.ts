@@ -96,6 +96,13 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
     template: 'The page size limit must be between 1 and 100 but {VALUE} was given.',
   },
   ERR_NGROK_242: { status: 400, template: 'The ID {VALUE} is not a valid backend ID.' },
+  ERR_NGROK_248: {
+    status: 400,
+    template:
+      'The endpoint create request passed an invalid type of {TYPE}; only cloud endpoints can be created through the API.',
+  },
+  ERR_NGROK_249: { status: 400, template: 'The endpoint URL {URL} is not valid: {REASON}.' },
+  ERR_NGROK_250: { status: 400, template: 'Invalid CEL query: {DETAIL}.' },
   ERR_NGROK_243: { status: 400, template: 'The ID {VALUE} is invalid; expected a prefix among {PREFIXES}.' },
   ERR_NGROK_244: {
     status: 400,
@@ -119,6 +126,23 @@ export function apiError(code: string, params: Readonly<Record<string, string | 
   const entry = CATALOG[code];
   if (entry === undefined) throw new Error(`no catalogue entry for ${code}`);
   return new ApiError(entry.status, code, fill(entry.template, params));
+}
+
+/** ERR_NGROK_215 with the reason: on endpoint writes the msg is what tells a client what to fix. */
+export function invalidValue(name: string, reason: string): ApiError {
+  return new ApiError(400, 'ERR_NGROK_215', `The value given for the request parameter ${name} is invalid: ${reason}.`);
+}
+
+/**
+ * A write to an agent endpoint. The provider documents no code for it (assumption): the code is
+ * that of a create with a type other than cloud, the msg says why.
+ */
+export function agentEndpointReadOnly(id: string): ApiError {
+  return new ApiError(
+    400,
+    'ERR_NGROK_248',
+    `The endpoint ${id} is an agent endpoint, and agent endpoints are read-only: only cloud endpoints can be changed or deleted through the API.`,
+  );
 }
 
 /** The plain not-found answer: no error_code, as the real API sends it. */

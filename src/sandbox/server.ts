@@ -5,8 +5,12 @@ import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
 import { freshTunnel, startChurn } from './churn';
 import { demoData } from './data';
+import { freshEndpointInput } from './endpoint-data';
+import { allEndpoints } from './endpoint-operations';
+import { createCloudEndpoint, touchCloudEndpoint } from './endpoint-writes';
 import { earlyAction, FaultQueues, isEarly, mangle, sendLarge } from './faults';
 import { operationId } from './ids';
+import { Rng } from './rng';
 import { Metrics } from './metrics';
 import { runOperation } from './operations';
 import { emptyReply, errorReply, jsonReply, type Reply, send } from './respond';
@@ -112,7 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       base,
       edgesReadOnly: options.edgesReadOnly === true,
     });
-    return outcome.status === 204 ? emptyReply(opId) : jsonReply(200, outcome.json, opId);
+    return outcome.status === 204 ? emptyReply(opId) : jsonReply(outcome.status, outcome.json, opId);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -193,6 +197,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return structuredClone(added);
     },
     removeTunnel: (key, id) => accountOf(key).removeTunnel(id),
+    addEndpoint(key, input) {
+      const account = accountOf(key);
+      fresh += 1;
+      const generated = freshEndpointInput(new Rng(900_000 + fresh));
+      return createCloudEndpoint(account, { ...generated, ...input, type: 'cloud' });
+    },
+    removeEndpoint: (key, id) => accountOf(key).removeCloudEndpoint(id),
+    touchEndpoint: (key, id) => touchCloudEndpoint(accountOf(key), id),
+    listEndpoints: (key) => structuredClone(allEndpoints(accountOf(key), base)),
     churn(key, options) {
       const stop = startChurn(accountOf(key), options);
       churns.add(stop);
