@@ -96,6 +96,11 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
     template: 'The page size limit must be between 1 and 100 but {VALUE} was given.',
   },
   ERR_NGROK_242: { status: 400, template: 'The ID {VALUE} is not a valid backend ID.' },
+  ERR_NGROK_243: { status: 400, template: 'The ID {VALUE} is invalid; expected a prefix among {PREFIXES}.' },
+  ERR_NGROK_244: {
+    status: 400,
+    template: 'The page size limit must be a number between 1 and 100 but {VALUE} was given.',
+  },
   ERR_NGROK_248: {
     status: 400,
     template:
@@ -103,11 +108,6 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
   },
   ERR_NGROK_249: { status: 400, template: 'The endpoint URL {URL} is not valid: {REASON}.' },
   ERR_NGROK_250: { status: 400, template: 'Invalid CEL query: {DETAIL}.' },
-  ERR_NGROK_243: { status: 400, template: 'The ID {VALUE} is invalid; expected a prefix among {PREFIXES}.' },
-  ERR_NGROK_244: {
-    status: 400,
-    template: 'The page size limit must be a number between 1 and 100 but {VALUE} was given.',
-  },
   ERR_NGROK_1405: { status: 400, template: 'A required parameter is missing: {PARAM}.' },
   ERR_NGROK_7008: { status: 400, template: 'Edges are deprecated and no longer available.' },
   // The status is not documented; 400 like 7008 (the gateway keys on the code).
@@ -115,6 +115,20 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
     status: 400,
     template: 'Edges are read-only since they were shut down; use Cloud Endpoints and Traffic Policy.',
   },
+  ERR_NGROK_9029: {
+    status: 400,
+    template:
+      'The endpoint URL {URL} cannot take the internal binding: internal endpoints need a URL ending in ".internal".',
+  },
+  ERR_NGROK_18002: {
+    status: 400,
+    template: 'The provided cloud endpoint traffic policy configuration is invalid: {REASON}.',
+  },
+  ERR_NGROK_18004: {
+    status: 400,
+    template: 'The cloud endpoint update failed because no values were provided. Specify at least one value.',
+  },
+  ERR_NGROK_18009: { status: 400, template: 'This account already has an endpoint on the URL {URL}: {ID}.' },
 };
 
 function fill(template: string, params: Readonly<Record<string, string | number>>): string {
@@ -130,7 +144,11 @@ export function apiError(code: string, params: Readonly<Record<string, string | 
 
 /** ERR_NGROK_215 with the reason: on endpoint writes the msg is what tells a client what to fix. */
 export function invalidValue(name: string, reason: string): ApiError {
-  return new ApiError(400, 'ERR_NGROK_215', `The value given for the request parameter ${name} is invalid: ${reason}.`);
+  return new ApiError(
+    400,
+    'ERR_NGROK_215',
+    `The value given for the request parameter ${name} is invalid: ${reason}.`,
+  );
 }
 
 /**

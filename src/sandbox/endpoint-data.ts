@@ -7,7 +7,11 @@ import type { CloudEndpoint, CloudEndpointInput, Ref } from './types';
 
 const HELLO = JSON.stringify({
   on_http_request: [
-    { actions: [{ type: 'custom-response', config: { status_code: 200, content: 'hello from the stand-in' } }] },
+    {
+      actions: [
+        { type: 'custom-response', config: { status_code: 200, content: 'hello from the stand-in' } },
+      ],
+    },
   ],
 });
 const FORWARD = (target: string) => `on_http_request:
@@ -47,7 +51,12 @@ const DEMO: readonly DemoEndpoint[] = [
     description: 'Checkout storefront',
     metadata: '{"team":"payments","env":"prod"}',
   },
-  { url: 'https://checkout.internal', policy: HELLO, bindings: ['internal'], description: 'Checkout service' },
+  {
+    url: 'https://checkout.internal',
+    policy: HELLO,
+    bindings: ['internal'],
+    description: 'Checkout service',
+  },
   {
     url: 'https://search.example.com',
     policy: FORWARD('http://search.internal'),

@@ -19,7 +19,15 @@ export interface CreateFields extends EndpointFields {
 }
 
 const UPDATE_FIELDS = ['url', 'traffic_policy', 'description', 'metadata', 'bindings', 'pooling_enabled'];
-const CREATE_FIELDS = ['url', 'type', 'traffic_policy', 'description', 'metadata', 'bindings', 'pooling_enabled'];
+const CREATE_FIELDS = [
+  'url',
+  'type',
+  'traffic_policy',
+  'description',
+  'metadata',
+  'bindings',
+  'pooling_enabled',
+];
 const STRING_FIELDS = ['url', 'type', 'traffic_policy', 'description', 'metadata'] as const;
 const MAX_DESCRIPTION = 255;
 const MAX_METADATA_BYTES = 4096;

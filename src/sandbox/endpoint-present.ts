@@ -85,7 +85,9 @@ function presentCloud(base: string, endpoint: CloudEndpoint): Record<string, unk
 
 export function presentEndpoint(base: string, record: EndpointRecord): UpstreamEndpoint {
   const out =
-    record.type === 'agent' ? presentAgent(base, record.id, record.tunnel) : presentCloud(base, record.endpoint);
+    record.type === 'agent'
+      ? presentAgent(base, record.id, record.tunnel)
+      : presentCloud(base, record.endpoint);
   // The shape is UpstreamEndpoint by construction; only seeded oddities (an unparsable URL) lack fields.
   return out as unknown as UpstreamEndpoint;
 }

@@ -27,7 +27,8 @@ function partsOf(scheme: string, host: string, port: number): UrlParts {
 /** Checks a URL a client gave for a cloud endpoint; the reason says what is wrong. */
 export function checkEndpointUrl(text: string): UrlCheck {
   const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(text)?.[1]?.toLowerCase();
-  if (scheme === undefined) return { ok: false, reason: 'it needs a scheme and a host, such as https://app.example.com' };
+  if (scheme === undefined)
+    return { ok: false, reason: 'it needs a scheme and a host, such as https://app.example.com' };
   if (!SCHEMES.includes(scheme)) {
     return { ok: false, reason: `the scheme ${scheme} is not one of ${SCHEMES.join(', ')}` };
   }
@@ -38,7 +39,8 @@ export function checkEndpointUrl(text: string): UrlCheck {
   } catch {
     return { ok: false, reason: 'it does not parse as a URL' };
   }
-  if (parsed.username !== '' || parsed.password !== '') return { ok: false, reason: 'it must not carry credentials' };
+  if (parsed.username !== '' || parsed.password !== '')
+    return { ok: false, reason: 'it must not carry credentials' };
   if (parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(text)) {
     return { ok: false, reason: 'it must not have a path, query or fragment' };
   }

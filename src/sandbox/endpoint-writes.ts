@@ -36,7 +36,8 @@ function checkedBindings(bindings: readonly string[], parts: UrlParts): string[]
 }
 
 function checkPolicy(policy: string): void {
-  if (policy.trim() === '') throw apiError('ERR_NGROK_18002', { REASON: 'a cloud endpoint needs a Traffic Policy' });
+  if (policy.trim() === '')
+    throw apiError('ERR_NGROK_18002', { REASON: 'a cloud endpoint needs a Traffic Policy' });
   const problem = trafficPolicyProblem(policy);
   if (problem !== undefined) throw apiError('ERR_NGROK_18002', { REASON: problem });
 }
@@ -103,16 +104,27 @@ function writable(account: AccountStore, id: string): CloudEndpoint {
 }
 
 /** PATCH /endpoints/{id}: the sent fields over the stored ones, checked as a whole; updated_at moves. */
-export function updateCloudEndpoint(account: AccountStore, id: string, fields: EndpointFields): CloudEndpoint {
+export function updateCloudEndpoint(
+  account: AccountStore,
+  id: string,
+  fields: EndpointFields,
+): CloudEndpoint {
   const current = writable(account, id);
-  if (fields.url === '') throw apiError('ERR_NGROK_249', { URL: '""', REASON: 'a cloud endpoint needs a URL' });
+  if (fields.url === '')
+    throw apiError('ERR_NGROK_249', { URL: '""', REASON: 'a cloud endpoint needs a URL' });
   const parts = checkedUrl(fields.url ?? current.url);
   const bindings = checkedBindings(fields.bindings ?? current.bindings, parts);
   const policy = fields.traffic_policy ?? current.traffic_policy;
   checkPolicy(policy);
   checkUrlFree(account, parts.url, id);
   const next = withOptional(
-    { ...current, url: parts.url, bindings, traffic_policy: policy, updated_at: account.tick().toISOString() },
+    {
+      ...current,
+      url: parts.url,
+      bindings,
+      traffic_policy: policy,
+      updated_at: account.tick().toISOString(),
+    },
     fields,
   );
   account.putCloudEndpoint(next);

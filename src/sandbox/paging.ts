@@ -21,7 +21,11 @@ export function firstOlderThan(items: readonly { id: string }[], beforeId: strin
 }
 
 /** Up to `limit` items older than `beforeId` (from the newest when absent), newest first. */
-export function pageOf<T extends { id: string }>(items: readonly T[], limit: number, beforeId?: string): Page<T> {
+export function pageOf<T extends { id: string }>(
+  items: readonly T[],
+  limit: number,
+  beforeId?: string,
+): Page<T> {
   const start = beforeId === undefined ? 0 : firstOlderThan(items, beforeId);
   return { items: items.slice(start, start + limit), hasMore: start + limit < items.length };
 }

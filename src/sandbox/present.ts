@@ -62,7 +62,9 @@ export function presentList(
   },
 ): Record<string, unknown> {
   const uri = `${base}/${collection}`;
-  const carried = (page.carried ?? []).map(([name, value]) => `&${name}=${encodeURIComponent(value)}`).join('');
+  const carried = (page.carried ?? [])
+    .map(([name, value]) => `&${name}=${encodeURIComponent(value)}`)
+    .join('');
   return {
     [collection]: items,
     uri,

@@ -20,8 +20,9 @@ const ENDPOINTS_ROUTE_BY_METHOD: Readonly<Record<string, 'listEndpoints' | 'crea
   GET: 'listEndpoints',
   POST: 'createEndpoint',
 };
-const ENDPOINT_ROUTE_BY_METHOD: Readonly<Record<string, 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint'>> =
-  { GET: 'getEndpoint', PATCH: 'updateEndpoint', DELETE: 'deleteEndpoint' };
+const ENDPOINT_ROUTE_BY_METHOD: Readonly<
+  Record<string, 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint'>
+> = { GET: 'getEndpoint', PATCH: 'updateEndpoint', DELETE: 'deleteEndpoint' };
 
 export function isEndpointRoute(match: RouteMatch): match is EndpointRoute {
   return match.name.endsWith('Endpoint') || match.name === 'listEndpoints';

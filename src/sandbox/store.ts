@@ -164,7 +164,9 @@ export class AccountStore {
     for (const tunnel of this.tunnels) {
       if (isAgentTunnel(tunnel)) agents.push({ id: agentEndpointId(tunnel.id), type: 'agent', tunnel });
     }
-    const clouds = this.clouds.map((endpoint): EndpointRecord => ({ id: endpoint.id, type: 'cloud', endpoint }));
+    const clouds = this.clouds.map(
+      (endpoint): EndpointRecord => ({ id: endpoint.id, type: 'cloud', endpoint }),
+    );
     // Both are already newest first: a merge keeps it so without sorting again.
     const merged: EndpointRecord[] = [];
     let a = 0;

@@ -17,8 +17,10 @@ function isMapping(value: unknown): value is Record<string, unknown> {
 function actionProblem(action: unknown, at: string): string | undefined {
   if (!isMapping(action)) return `${at} must be a mapping with a type`;
   const unknown = Object.keys(action).find((key) => !ACTION_KEYS.includes(key));
-  if (unknown !== undefined) return `${at} has an unknown key ${unknown} (allowed: ${ACTION_KEYS.join(', ')})`;
-  if (typeof action.type !== 'string' || action.type.trim() === '') return `${at}.type must be a non-empty string`;
+  if (unknown !== undefined)
+    return `${at} has an unknown key ${unknown} (allowed: ${ACTION_KEYS.join(', ')})`;
+  if (typeof action.type !== 'string' || action.type.trim() === '')
+    return `${at}.type must be a non-empty string`;
   if (action.config !== undefined && !isMapping(action.config)) return `${at}.config must be a mapping`;
   return undefined;
 }

@@ -58,27 +58,27 @@ function compare(op: CompareOp, a: Value, b: Value): boolean {
   return sign >= 0;
 }
 
-function valueOf(expr: Expr, item: unknown): Value {
+function valueIn(expr: Expr, item: unknown): Value {
   switch (expr.kind) {
     case 'literal':
       return expr.value;
     case 'field':
       return fieldValue(item, expr.path);
     case 'list':
-      return expr.items.map((entry) => valueOf(entry, item));
+      return expr.items.map((entry) => valueIn(entry, item));
     case 'not': {
-      const operand = valueOf(expr.operand, item);
+      const operand = valueIn(expr.operand, item);
       return operand === false;
     }
     case 'logical':
       return expr.op === '&&'
-        ? valueOf(expr.left, item) === true && valueOf(expr.right, item) === true
-        : valueOf(expr.left, item) === true || valueOf(expr.right, item) === true;
+        ? valueIn(expr.left, item) === true && valueIn(expr.right, item) === true
+        : valueIn(expr.left, item) === true || valueIn(expr.right, item) === true;
     case 'compare':
-      return compare(expr.op, valueOf(expr.left, item), valueOf(expr.right, item));
+      return compare(expr.op, valueIn(expr.left, item), valueIn(expr.right, item));
     case 'in': {
-      const needle = valueOf(expr.item, item);
-      const list = valueOf(expr.list, item);
+      const needle = valueIn(expr.item, item);
+      const list = valueIn(expr.list, item);
       return Array.isArray(list) && list.some((entry) => equal(needle, entry));
     }
   }
@@ -86,5 +86,5 @@ function valueOf(expr: Expr, item: unknown): Value {
 
 /** True when the item matches; anything but a boolean true is no match. */
 export function evaluate(expr: Expr, item: unknown): boolean {
-  return valueOf(expr, item) === true;
+  return valueIn(expr, item) === true;
 }

@@ -36,7 +36,7 @@ function describe(token: Token): string {
   if (token.kind === 'end') return 'end of the filter';
   if (token.kind === 'string') {
     const shown = token.text.length > 24 ? `${token.text.slice(0, 24)}…` : token.text;
-    return `the string ${JSON.stringify(shown)}`;
+    return `string ${JSON.stringify(shown)}`;
   }
   return JSON.stringify(token.text);
 }
@@ -121,7 +121,10 @@ class Parser {
     }
     if (relation === undefined) return left;
     const after = this.peek();
-    if ((after.kind === 'operator' && COMPARE_OPS.includes(after.text)) || (after.kind === 'ident' && after.text === 'in')) {
+    if (
+      (after.kind === 'operator' && COMPARE_OPS.includes(after.text)) ||
+      (after.kind === 'ident' && after.text === 'in')
+    ) {
       throw new FilterError(
         `comparisons cannot be chained (column ${after.column}); join them with && or ||`,
       );
@@ -160,7 +163,8 @@ class Parser {
       this.expectOperator(')', `to close the "(" of column ${column}`);
       return inner;
     }
-    if (token.kind === 'operator' && token.text === '[') return this.nested(column, () => this.parseList(column));
+    if (token.kind === 'operator' && token.text === '[')
+      return this.nested(column, () => this.parseList(column));
     if (token.kind === 'ident') return this.parseName(token);
     throw new FilterError(`unexpected ${describe(token)} at column ${column}`);
   }
@@ -187,7 +191,9 @@ class Parser {
         this.next();
         const field = this.next();
         if (field.kind !== 'ident') {
-          throw new FilterError(`expected a field name at column ${field.column} but found ${describe(field)}`);
+          throw new FilterError(
+            `expected a field name at column ${field.column} but found ${describe(field)}`,
+          );
         }
         path.push(field.text);
       }
