@@ -201,7 +201,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       const account = accountOf(key);
       fresh += 1;
       const generated = freshEndpointInput(new Rng(900_000 + fresh));
-      return createCloudEndpoint(account, { ...generated, ...input, type: 'cloud' });
+      // A field given as undefined is not given: the generated value stays.
+      const given = Object.entries(input ?? {}).filter(([, value]) => value !== undefined);
+      return createCloudEndpoint(account, { ...generated, ...Object.fromEntries(given), type: 'cloud' });
     },
     removeEndpoint: (key, id) => accountOf(key).removeCloudEndpoint(id),
     touchEndpoint: (key, id) => touchCloudEndpoint(accountOf(key), id),

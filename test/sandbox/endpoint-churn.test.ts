@@ -24,6 +24,20 @@ describe('demo data and churn', () => {
     expect(nullPaths(endpoints)).toEqual([]);
   });
 
+  it('keeps the ids printed in src/sandbox/README.md', async () => {
+    const demo = await startSandbox();
+    try {
+      const listed = demo.listEndpoints(demo.keys[0] ?? '');
+      expect(listed).toHaveLength(25);
+      expect(listed.find((endpoint) => endpoint.id === 'ep_325c0BFfnWPebYX01WauKGYkh94')?.url).toBe(
+        'https://checkout.example.com',
+      );
+      expect(listed.find((endpoint) => endpoint.id === 'ep_325dAasvHMRX8hiZZ0PrJyfE9m9')?.type).toBe('agent');
+    } finally {
+      await demo.close();
+    }
+  });
+
   it('--churn creates, touches and deletes cloud endpoints; agent endpoints follow the tunnels', async () => {
     const churned = await startSandbox({
       accounts: { c: demoData({ seed: 4, tunnels: 12 }) },
