@@ -101,6 +101,13 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
     status: 400,
     template: 'The page size limit must be a number between 1 and 100 but {VALUE} was given.',
   },
+  ERR_NGROK_248: {
+    status: 400,
+    template:
+      'The endpoint create request passed an invalid type of {TYPE}; only cloud endpoints can be created through the API.',
+  },
+  ERR_NGROK_249: { status: 400, template: 'The endpoint URL {URL} is not valid: {REASON}.' },
+  ERR_NGROK_250: { status: 400, template: 'Invalid CEL query: {DETAIL}.' },
   ERR_NGROK_1405: { status: 400, template: 'A required parameter is missing: {PARAM}.' },
   ERR_NGROK_7008: { status: 400, template: 'Edges are deprecated and no longer available.' },
   // The status is not documented; 400 like 7008 (the gateway keys on the code).
@@ -108,6 +115,20 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
     status: 400,
     template: 'Edges are read-only since they were shut down; use Cloud Endpoints and Traffic Policy.',
   },
+  ERR_NGROK_9029: {
+    status: 400,
+    template:
+      'The endpoint URL {URL} cannot take the internal binding: internal endpoints need a URL ending in ".internal".',
+  },
+  ERR_NGROK_18002: {
+    status: 400,
+    template: 'The provided cloud endpoint traffic policy configuration is invalid: {REASON}.',
+  },
+  ERR_NGROK_18004: {
+    status: 400,
+    template: 'The cloud endpoint update failed because no values were provided. Specify at least one value.',
+  },
+  ERR_NGROK_18009: { status: 400, template: 'This account already has an endpoint on the URL {URL}: {ID}.' },
 };
 
 function fill(template: string, params: Readonly<Record<string, string | number>>): string {
@@ -119,6 +140,27 @@ export function apiError(code: string, params: Readonly<Record<string, string | 
   const entry = CATALOG[code];
   if (entry === undefined) throw new Error(`no catalogue entry for ${code}`);
   return new ApiError(entry.status, code, fill(entry.template, params));
+}
+
+/** ERR_NGROK_215 with the reason: on endpoint writes the msg is what tells a client what to fix. */
+export function invalidValue(name: string, reason: string): ApiError {
+  return new ApiError(
+    400,
+    'ERR_NGROK_215',
+    `The value given for the request parameter ${name} is invalid: ${reason}.`,
+  );
+}
+
+/**
+ * A write to an agent endpoint. The provider documents no code for it (assumption): the code is
+ * that of a create with a type other than cloud, the msg says why.
+ */
+export function agentEndpointReadOnly(id: string): ApiError {
+  return new ApiError(
+    400,
+    'ERR_NGROK_248',
+    `The endpoint ${id} is an agent endpoint, and agent endpoints are read-only: only cloud endpoints can be changed or deleted through the API.`,
+  );
 }
 
 /** The plain not-found answer: no error_code, as the real API sends it. */

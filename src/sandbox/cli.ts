@@ -10,7 +10,8 @@ import type { AccountSeed, SandboxOptions } from './types';
 const USAGE = `Usage: npm run sandbox -- [options]
 
 A local stand-in of ngrok's REST API (GET /tunnels, GET /tunnels/{id},
-PUT|GET|DELETE /edges/https/{edge_id}/routes/{id}/backend) with demo data.
+PUT|GET|DELETE /edges/https/{edge_id}/routes/{id}/backend, GET|POST /endpoints,
+GET|PATCH|DELETE /endpoints/{id}) with demo data.
 
 Options:
   --port N            port to listen on (default 8787; 0 picks a free one)
@@ -22,7 +23,8 @@ Options:
   --rate-limit N      requests per rolling 60 s per key (default 120)
   --no-rate-limit     turn the rate limit off
   --latency MS        added latency on every operation (default 0)
-  --churn             every 3 s a demo tunnel comes online or goes offline (live events to watch)
+  --churn             every 3 s a demo tunnel comes online or goes offline and a cloud endpoint is
+                      created, changed or deleted (live events to watch)
   --edges-read-only   refuse backend module writes with ERR_NGROK_7196, as the real API may since
                       Edges were shut down on 2025-12-31
   --help              show this help
@@ -106,12 +108,15 @@ function banner(url: string, config: CliConfig, sample: AccountSeed): string {
     `  demo data: ${config.tunnels} tunnels per account (seed ${config.seed})`,
     `  rate limit: ${limit ? `${limit.max} requests per 60 s per key` : 'off'}`,
     ...(config.latency > 0 ? [`  added latency: ${config.latency} ms`] : []),
-    ...(config.churn ? ['  churn: a tunnel comes online or goes offline every 3 s'] : []),
+    ...(config.churn
+      ? ['  churn: every 3 s a tunnel comes online or goes offline, and a cloud endpoint changes']
+      : []),
     ...(config.options.edgesReadOnly
       ? ['  edges: read-only (backend module writes answer ERR_NGROK_7196)']
       : []),
     'Try:',
     `  curl -s '${url}/tunnels?limit=2' ${headers}`,
+    `  curl -s '${url}/endpoints?limit=5&filter=${encodeURIComponent('obj.type == "cloud"')}' ${headers}`,
     ...(edge && route
       ? [`  curl -s ${url}/edges/https/${edge.id}/routes/${route.id}/backend ${headers}`]
       : []),

@@ -1,3 +1,4 @@
+import { demoCloudEndpoints } from './endpoint-data';
 import { ksuidSuffix } from './ids';
 import { type BackendPrefix, resourceUri } from './resources';
 import { Rng } from './rng';
@@ -140,8 +141,8 @@ export function makeTunnels(
 
 /**
  * One account's demo data: agent tunnels of every protocol in several regions, labeled tunnels
- * served by tunnel-group backends, backends of every kind, and HTTPS edges whose routes have a
- * backend module, a disabled one, or none.
+ * served by tunnel-group backends, backends of every kind, HTTPS edges whose routes have a
+ * backend module, a disabled one, or none, and cloud endpoints (public, internal and TCP ones).
  */
 export function demoData(options: { seed?: number; tunnels?: number } = {}): AccountSeed {
   const rng = new Rng(options.seed ?? 1);
@@ -182,5 +183,7 @@ export function demoData(options: { seed?: number; tunnels?: number } = {}): Acc
     tunnels,
     edges,
     backends: [...tunnelGroup, ...failover, ...weighted, ...httpResponse, ...statics],
+    // Drawn last, so the ids of everything above stay what they were before endpoints existed.
+    endpoints: demoCloudEndpoints(rng, start),
   };
 }

@@ -39,6 +39,11 @@ export const REQUIRED_FIELD: Readonly<Record<RouteName, string>> = {
   replaceBackend: 'enabled',
   getBackend: 'enabled',
   deleteBackend: 'enabled',
+  listEndpoints: 'endpoints',
+  createEndpoint: 'id',
+  getEndpoint: 'id',
+  updateEndpoint: 'id',
+  deleteEndpoint: 'id',
 };
 
 export function isEarly(fault: Fault): fault is EarlyFault {

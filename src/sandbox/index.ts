@@ -5,6 +5,8 @@ export { idTime, newId } from './ids';
 export { DEFAULT_API_KEY, startSandbox } from './server';
 export type {
   AccountSeed,
+  CloudEndpoint,
+  CloudEndpointInput,
   EdgeSeed,
   Fault,
   Ref,
@@ -12,6 +14,7 @@ export type {
   RouteSeed,
   Sandbox,
   SandboxOptions,
+  UpstreamEndpoint,
   UpstreamTunnel,
 } from './types';
 export { ROUTE_NAMES } from './types';

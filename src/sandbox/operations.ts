@@ -1,10 +1,11 @@
 import { apiError, notFound } from './api-errors';
+import { runEndpointOperation } from './endpoint-operations';
 import { presentModule, presentTunnel, presentTunnelList } from './present';
-import type { RouteMatch } from './routes';
+import { isEndpointRoute, type RouteMatch } from './routes';
 import type { AccountStore } from './store';
 import { checkNoBody, checkNoQuery, parseListQuery, parseModuleInput } from './validate';
 
-// The five operations, once the caller is admitted: validate the input, act on the account,
+// The operations, once the caller is admitted: validate the input, act on the account,
 // return the success outcome or throw an ApiError.
 
 export interface OperationRequest {
@@ -20,10 +21,11 @@ export interface OperationRequest {
   edgesReadOnly: boolean;
 }
 
-export type Outcome = { status: 200; json: unknown } | { status: 204 };
+export type Outcome = { status: 200 | 201; json: unknown } | { status: 204 };
 
 export function runOperation(request: OperationRequest): Outcome {
   const { match, account, base } = request;
+  if (isEndpointRoute(match)) return runEndpointOperation({ ...request, match });
   if (match.name === 'listTunnels') {
     const { limit, beforeId } = parseListQuery(request.query);
     checkNoBody(request.method, request.body);

@@ -1,15 +1,32 @@
 import type { RouteName } from './types';
 
+export type EndpointRoute =
+  | { name: 'listEndpoints' }
+  | { name: 'createEndpoint' }
+  | { name: 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint'; endpointId: string };
+
 export type RouteMatch =
   | { name: 'listTunnels' }
   | { name: 'getTunnel'; tunnelId: string }
-  | { name: 'replaceBackend' | 'getBackend' | 'deleteBackend'; edgeId: string; routeId: string };
+  | { name: 'replaceBackend' | 'getBackend' | 'deleteBackend'; edgeId: string; routeId: string }
+  | EndpointRoute;
 
 const BACKEND_ROUTE_BY_METHOD: Readonly<Record<string, RouteName>> = {
   PUT: 'replaceBackend',
   GET: 'getBackend',
   DELETE: 'deleteBackend',
 };
+const ENDPOINTS_ROUTE_BY_METHOD: Readonly<Record<string, 'listEndpoints' | 'createEndpoint'>> = {
+  GET: 'listEndpoints',
+  POST: 'createEndpoint',
+};
+const ENDPOINT_ROUTE_BY_METHOD: Readonly<
+  Record<string, 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint'>
+> = { GET: 'getEndpoint', PATCH: 'updateEndpoint', DELETE: 'deleteEndpoint' };
+
+export function isEndpointRoute(match: RouteMatch): match is EndpointRoute {
+  return match.name.endsWith('Endpoint') || match.name === 'listEndpoints';
+}
 
 /** Path and query of a request target, taken literally (`new URL` would read `//x/tunnels` as a host). */
 export function splitTarget(target: string): { pathname: string; query: URLSearchParams } {
@@ -39,6 +56,12 @@ export function matchRoute(method: string, pathname: string): RouteMatch | undef
   if (first === 'tunnels' && method === 'GET') {
     if (segments.length === 1) return { name: 'listTunnels' };
     if (segments.length === 2 && second !== undefined) return { name: 'getTunnel', tunnelId: second };
+  }
+  if (first === 'endpoints') {
+    const collection = segments.length === 1 ? ENDPOINTS_ROUTE_BY_METHOD[method] : undefined;
+    if (collection === 'listEndpoints' || collection === 'createEndpoint') return { name: collection };
+    const single = segments.length === 2 ? ENDPOINT_ROUTE_BY_METHOD[method] : undefined;
+    if (single !== undefined && second !== undefined) return { name: single, endpointId: second };
   }
   if (
     segments.length === 6 &&

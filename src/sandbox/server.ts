@@ -6,11 +6,15 @@ import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
 import { freshTunnel, startChurn } from './churn';
 import { demoData } from './data';
+import { freshEndpointInput } from './endpoint-data';
+import { allEndpoints } from './endpoint-operations';
+import { createCloudEndpoint, touchCloudEndpoint } from './endpoint-writes';
 import { earlyAction, FaultQueues, isEarly, mangle, sendLarge } from './faults';
 import { operationId } from './ids';
 import { Metrics } from './metrics';
 import { runOperation } from './operations';
 import { emptyReply, errorReply, jsonReply, type Reply, send } from './respond';
+import { Rng } from './rng';
 import { matchRoute, type RouteMatch, splitTarget } from './routes';
 import { AccountStore } from './store';
 import { ROUTE_NAMES, type RouteName, type Sandbox, type SandboxOptions } from './types';
@@ -113,7 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       base,
       edgesReadOnly: options.edgesReadOnly === true,
     });
-    return outcome.status === 204 ? emptyReply(opId) : jsonReply(200, outcome.json, opId);
+    return outcome.status === 204 ? emptyReply(opId) : jsonReply(outcome.status, outcome.json, opId);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -194,6 +198,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return structuredClone(added);
     },
     removeTunnel: (key, id) => accountOf(key).removeTunnel(id),
+    addEndpoint(key, input) {
+      const account = accountOf(key);
+      fresh += 1;
+      const generated = freshEndpointInput(new Rng(900_000 + fresh));
+      // A field given as undefined is not given: the generated value stays.
+      const given = Object.entries(input ?? {}).filter(([, value]) => value !== undefined);
+      return createCloudEndpoint(account, { ...generated, ...Object.fromEntries(given), type: 'cloud' });
+    },
+    removeEndpoint: (key, id) => accountOf(key).removeCloudEndpoint(id),
+    touchEndpoint: (key, id) => touchCloudEndpoint(accountOf(key), id),
+    listEndpoints: (key) => structuredClone(allEndpoints(accountOf(key), base)),
     churn(key, options) {
       const stop = startChurn(accountOf(key), options);
       churns.add(stop);

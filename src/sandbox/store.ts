@@ -1,4 +1,6 @@
-import type { AccountSeed, RouteSeed, UpstreamTunnel } from './types';
+import { idTime } from './ids';
+import { firstOlderThan, newestFirst, type Page, pageOf } from './paging';
+import type { AccountSeed, CloudEndpoint, RouteSeed, UpstreamTunnel } from './types';
 
 export interface BackendModule {
   backendId: string;
@@ -11,6 +13,21 @@ export interface TunnelPage {
   hasMore: boolean;
 }
 
+/** One entry of the endpoint list: an agent tunnel's endpoint or a stored cloud endpoint. */
+export type EndpointRecord =
+  | { id: string; type: 'agent'; tunnel: UpstreamTunnel }
+  | { id: string; type: 'cloud'; endpoint: CloudEndpoint };
+
+/** A tunnel started by an agent on a URL (not a labeled one): it has an agent endpoint. */
+export function isAgentTunnel(tunnel: UpstreamTunnel): boolean {
+  return tunnel.public_url !== undefined && tunnel.proto !== undefined && tunnel.labels === undefined;
+}
+
+/** The agent endpoint's id: the tunnel's suffix under `ep_`. */
+export function agentEndpointId(tunnelId: string): string {
+  return `ep_${tunnelId.slice(tunnelId.indexOf('_') + 1)}`;
+}
+
 /** One account's in-memory state. Seeds are copied in and out so callers never share references. */
 export class AccountStore {
   /** Newest first: ids sort by creation time, so this is descending id order. */
@@ -18,13 +35,29 @@ export class AccountStore {
   private readonly tunnelsById = new Map<string, UpstreamTunnel>();
   private readonly edges = new Map<string, Map<string, BackendModule | undefined>>();
   private readonly backends: Set<string>;
+  /** Cloud endpoints, newest first like the tunnels. */
+  private readonly clouds: CloudEndpoint[];
+  private readonly cloudsById = new Map<string, CloudEndpoint>();
+  /** The last time tick() gave out (ms); never behind a seeded timestamp. */
+  private lastTick = 0;
 
-  constructor(seed: AccountSeed) {
+  constructor(
+    seed: AccountSeed,
+    private readonly now: () => number = Date.now,
+  ) {
     const copy = structuredClone(seed);
-    this.tunnels = [...(copy.tunnels ?? [])].sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    this.tunnels = [...(copy.tunnels ?? [])].sort(newestFirst);
     for (const tunnel of this.tunnels) {
       if (this.tunnelsById.has(tunnel.id)) throw new Error(`duplicate tunnel id in seed: ${tunnel.id}`);
       this.tunnelsById.set(tunnel.id, tunnel);
+    }
+    this.clouds = [...(copy.endpoints ?? [])].sort(newestFirst);
+    for (const endpoint of this.clouds) {
+      if (this.cloudsById.has(endpoint.id)) throw new Error(`duplicate endpoint id in seed: ${endpoint.id}`);
+      this.cloudsById.set(endpoint.id, endpoint);
+      for (const time of [endpoint.created_at, endpoint.updated_at]) {
+        this.lastTick = Math.max(this.lastTick, Date.parse(time) || 0);
+      }
     }
     for (const edge of copy.edges ?? []) {
       const routes = new Map<string, BackendModule | undefined>();
@@ -44,14 +77,18 @@ export class AccountStore {
         }),
       ),
     }));
-    return structuredClone({ tunnels: this.tunnels, edges, backends: [...this.backends] });
+    return structuredClone({
+      tunnels: this.tunnels,
+      edges,
+      backends: [...this.backends],
+      endpoints: this.clouds,
+    });
   }
 
   /** Up to `limit` tunnels older than `beforeId` (all when absent), newest first. */
   listTunnels(limit: number, beforeId?: string): TunnelPage {
-    const start = beforeId === undefined ? 0 : this.firstOlderThan(beforeId);
-    const tunnels = this.tunnels.slice(start, start + limit);
-    return { tunnels, hasMore: start + limit < this.tunnels.length };
+    const page: Page<UpstreamTunnel> = pageOf(this.tunnels, limit, beforeId);
+    return { tunnels: page.items, hasMore: page.hasMore };
   }
 
   /** The newest tunnel, or undefined when there is none. */
@@ -63,7 +100,7 @@ export class AccountStore {
   addTunnel(tunnel: UpstreamTunnel): void {
     if (this.tunnelsById.has(tunnel.id)) throw new Error(`tunnel ${tunnel.id} is already online`);
     const copy = structuredClone(tunnel);
-    this.tunnels.splice(this.firstOlderThan(copy.id), 0, copy);
+    this.tunnels.splice(firstOlderThan(this.tunnels, copy.id), 0, copy);
     this.tunnelsById.set(copy.id, copy);
   }
 
@@ -103,16 +140,88 @@ export class AccountStore {
     return this.backends.has(id);
   }
 
-  /** Binary search for the first index whose id sorts below `beforeId`. */
-  private firstOlderThan(beforeId: string): number {
-    let low = 0;
-    let high = this.tunnels.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const id = this.tunnels[mid]?.id ?? '';
-      if (id < beforeId) high = mid;
-      else low = mid + 1;
+  /**
+   * The store's clock: now, but strictly later than every time it gave out before (and than any
+   * seeded timestamp), so an updated_at moves on every update even within one millisecond.
+   */
+  tick(): Date {
+    this.lastTick = Math.max(this.now(), this.lastTick + 1);
+    return new Date(this.lastTick);
+  }
+
+  /** When a new endpoint is created: now, or a second after the newest endpoint, so it lists first. */
+  newEndpointTime(): Date {
+    const newest = this.endpointRecords()[0];
+    const after = newest === undefined ? 0 : (idTime(newest.id)?.getTime() ?? 0) + 1000;
+    const time = this.tick();
+    if (after > time.getTime()) this.lastTick = after;
+    return new Date(this.lastTick);
+  }
+
+  /** Every endpoint, newest first: one per agent tunnel, then merged with the cloud endpoints. */
+  endpointRecords(): EndpointRecord[] {
+    const agents: EndpointRecord[] = [];
+    for (const tunnel of this.tunnels) {
+      if (isAgentTunnel(tunnel)) agents.push({ id: agentEndpointId(tunnel.id), type: 'agent', tunnel });
     }
-    return low;
+    const clouds = this.clouds.map(
+      (endpoint): EndpointRecord => ({ id: endpoint.id, type: 'cloud', endpoint }),
+    );
+    // Both are already newest first: a merge keeps it so without sorting again.
+    const merged: EndpointRecord[] = [];
+    let a = 0;
+    let c = 0;
+    while (a < agents.length || c < clouds.length) {
+      const agent = agents[a];
+      const cloud = clouds[c];
+      if (cloud === undefined || (agent !== undefined && agent.id > cloud.id)) {
+        if (agent !== undefined) merged.push(agent);
+        a += 1;
+      } else {
+        merged.push(cloud);
+        c += 1;
+      }
+    }
+    return merged;
+  }
+
+  /** The endpoint with that id: a cloud one, or the agent endpoint of an online agent tunnel. */
+  getEndpoint(id: string): EndpointRecord | undefined {
+    const endpoint = this.cloudsById.get(id);
+    if (endpoint !== undefined) return { id, type: 'cloud', endpoint };
+    if (!id.startsWith('ep_')) return undefined;
+    const tunnel = this.tunnelsById.get(`tn_${id.slice(3)}`);
+    return tunnel !== undefined && isAgentTunnel(tunnel) ? { id, type: 'agent', tunnel } : undefined;
+  }
+
+  /** Stores a cloud endpoint: a new one in its place by id, or a replacement of the one with its id. */
+  putCloudEndpoint(endpoint: CloudEndpoint): void {
+    const copy = structuredClone(endpoint);
+    const existing = this.cloudsById.get(copy.id);
+    if (existing === undefined) this.clouds.splice(firstOlderThan(this.clouds, copy.id), 0, copy);
+    else this.clouds[this.clouds.indexOf(existing)] = copy;
+    this.cloudsById.set(copy.id, copy);
+  }
+
+  /** Deletes a cloud endpoint; false when there is none with that id. */
+  removeCloudEndpoint(id: string): boolean {
+    const endpoint = this.cloudsById.get(id);
+    if (endpoint === undefined) return false;
+    this.cloudsById.delete(id);
+    this.clouds.splice(this.clouds.indexOf(endpoint), 1);
+    return true;
+  }
+
+  getCloudEndpoint(id: string): CloudEndpoint | undefined {
+    return this.cloudsById.get(id);
+  }
+
+  get cloudEndpointCount(): number {
+    return this.clouds.length;
+  }
+
+  /** The newest `count` cloud endpoints (the ones a first page shows). */
+  newestCloudEndpoints(count: number): CloudEndpoint[] {
+    return this.clouds.slice(0, count);
   }
 }

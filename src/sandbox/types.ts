@@ -1,7 +1,17 @@
 // Public types of the stand-in. The gateway's tests and benchmark are written against these.
 
-/** The five upstream operations; faults, latency and call counts are keyed by these names. */
-export type RouteName = 'listTunnels' | 'getTunnel' | 'replaceBackend' | 'getBackend' | 'deleteBackend';
+/** The upstream operations; faults, latency and call counts are keyed by these names. */
+export type RouteName =
+  | 'listTunnels'
+  | 'getTunnel'
+  | 'replaceBackend'
+  | 'getBackend'
+  | 'deleteBackend'
+  | 'listEndpoints'
+  | 'createEndpoint'
+  | 'getEndpoint'
+  | 'updateEndpoint'
+  | 'deleteEndpoint';
 
 export const ROUTE_NAMES: readonly RouteName[] = [
   'listTunnels',
@@ -9,6 +19,11 @@ export const ROUTE_NAMES: readonly RouteName[] = [
   'replaceBackend',
   'getBackend',
   'deleteBackend',
+  'listEndpoints',
+  'createEndpoint',
+  'getEndpoint',
+  'updateEndpoint',
+  'deleteEndpoint',
 ];
 
 export interface Ref {
@@ -41,9 +56,74 @@ export interface EdgeSeed {
   routes: RouteSeed[];
 }
 
+/**
+ * A cloud endpoint as an account holds it (and as seeds give it). On output, `public_url`, `proto`,
+ * `scheme`, `host`, `port`, `hostport` and `uri` are derived from `url` and the id.
+ */
+export interface CloudEndpoint {
+  /** `ep_` + 27 base62 characters; it sorts by creation time like every id. */
+  id: string;
+  /** Normalised: scheme://host, plus :port only when it is not the scheme's default. */
+  url: string;
+  created_at: string;
+  /** Moves on every update; RFC 3339, with milliseconds when the stand-in wrote it. */
+  updated_at: string;
+  traffic_policy: string;
+  /** One of public, internal (URLs ending in .internal), kubernetes. */
+  bindings: string[];
+  description?: string;
+  metadata?: string;
+  pooling_enabled?: boolean;
+  principal?: Ref;
+}
+
+/** The fields a cloud endpoint is created with (POST /endpoints without `type`). */
+export interface CloudEndpointInput {
+  url: string;
+  traffic_policy: string;
+  description?: string;
+  metadata?: string;
+  /** Default ["internal"] for a URL ending in .internal, else ["public"]. */
+  bindings?: string[];
+  pooling_enabled?: boolean;
+}
+
+/** An endpoint as GET /endpoints and GET /endpoints/{id} send it; fields that do not apply are absent. */
+export interface UpstreamEndpoint {
+  id: string;
+  /** Agent endpoints only: the tunnel's region. */
+  region?: string;
+  created_at: string;
+  updated_at: string;
+  public_url: string;
+  proto: string;
+  scheme: string;
+  hostport: string;
+  host: string;
+  port: number;
+  type: 'agent' | 'cloud';
+  metadata?: string;
+  description?: string;
+  /** Agent endpoints only. */
+  tunnel?: Ref;
+  /** Agent endpoints only: the tunnel's forwards_to. */
+  upstream_url?: string;
+  url: string;
+  principal?: Ref;
+  /** Cloud endpoints only. */
+  traffic_policy?: string;
+  bindings: string[];
+  /** Agent endpoints only. */
+  tunnel_session?: Ref;
+  uri: string;
+  pooling_enabled: boolean;
+}
+
 /** One account's data. Ref `uri`s inside are ignored on output: the stand-in derives them from ids. */
 export interface AccountSeed {
   tunnels?: UpstreamTunnel[];
+  /** Cloud endpoints; agent endpoints are not seeded, they follow the agent tunnels. */
+  endpoints?: CloudEndpoint[];
   edges?: EdgeSeed[];
   /** Ids of existing backends (any bkd* kind); only these can be attached to a route. */
   backends?: string[];
@@ -103,9 +183,24 @@ export interface Sandbox {
    * (it lists first). Returns the tunnel added.
    */
   addTunnel(key: string, tunnel?: UpstreamTunnel): UpstreamTunnel;
-  /** Takes a tunnel offline; false when it was not online. */
+  /** Takes a tunnel offline (its agent endpoint goes with it); false when it was not online. */
   removeTunnel(key: string, id: string): boolean;
-  /** Brings a tunnel online or offline every `everyMs` (default 3000) until the returned stop is called. */
+  /**
+   * Creates a cloud endpoint as POST /endpoints would, with the same checks (an ApiError, whose
+   * message is the 400's msg, when refused). Absent url or traffic_policy are generated. The new
+   * endpoint is newer than every other (it lists first).
+   */
+  addEndpoint(key: string, input?: Partial<CloudEndpointInput>): CloudEndpoint;
+  /** Deletes a cloud endpoint; false when it has none with that id (an agent endpoint goes with its tunnel). */
+  removeEndpoint(key: string, id: string): boolean;
+  /** Moves a cloud endpoint's updated_at (strictly later); undefined when it has none with that id. */
+  touchEndpoint(key: string, id: string): CloudEndpoint | undefined;
+  /** Every endpoint of the account, agent and cloud, as GET /endpoints lists them (all pages, newest first). */
+  listEndpoints(key: string): UpstreamEndpoint[];
+  /**
+   * Every `everyMs` (default 3000) a tunnel comes online or goes offline, and a cloud endpoint is
+   * created, touched or deleted, until the returned stop is called.
+   */
   churn(key: string, options?: { everyMs?: number; seed?: number }): () => void;
   /** Requests received for a route (all routes when omitted), faulted and rejected ones included. */
   calls(route?: RouteName, key?: string): number;

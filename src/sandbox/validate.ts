@@ -6,7 +6,6 @@ import { BACKEND_PREFIXES, isBackendPrefix } from './resources';
 // unknown fields, field types, required fields, id shapes. Each failure is one catalogued code.
 
 export const MAX_PAGE_SIZE = 100;
-const LIST_PARAMS = ['before_id', 'limit'];
 const BODY_FIELDS = ['backend_id', 'enabled'];
 
 export interface ListQuery {
@@ -14,12 +13,26 @@ export interface ListQuery {
   beforeId?: string;
 }
 
+/** What a list accepts: `before_id` of its own id prefix, `limit`, and its own extra parameters. */
+export interface ListSpec {
+  prefix: string;
+  extra?: readonly string[];
+  /** Extra parameters that may be given more than once. */
+  repeatable?: readonly string[];
+}
+
+const TUNNEL_LIST: ListSpec = { prefix: 'tn' };
+
 export interface ModuleInput {
   backendId: string;
   enabled: boolean;
 }
 
-function checkParams(query: URLSearchParams, supported: readonly string[]): void {
+function checkParams(
+  query: URLSearchParams,
+  supported: readonly string[],
+  repeatable: readonly string[] = [],
+): void {
   const names = [...new Set(query.keys())];
   const unknown = names.filter((name) => !supported.includes(name));
   if (unknown.length > 0) {
@@ -30,7 +43,7 @@ function checkParams(query: URLSearchParams, supported: readonly string[]): void
   }
   for (const name of names) {
     const values = query.getAll(name);
-    if (values.length > 1) {
+    if (values.length > 1 && !repeatable.includes(name)) {
       throw apiError('ERR_NGROK_232', { NAME: name, COUNT: values.length, VALUES: values.join(', ') });
     }
   }
@@ -43,10 +56,11 @@ export function checkNoQuery(query: URLSearchParams): void {
 
 /**
  * `limit` that is an integer outside 1..100 → ERR_NGROK_233 (out of range); anything that is not
- * an integer at all (`abc`, `1.5`, empty) → ERR_NGROK_244 (not a number). `before_id` must be a tn_ id.
+ * an integer at all (`abc`, `1.5`, empty) → ERR_NGROK_244 (not a number). `before_id` must be an id
+ * of the list's prefix (tn_ for tunnels).
  */
-export function parseListQuery(query: URLSearchParams): ListQuery {
-  checkParams(query, LIST_PARAMS);
+export function parseListQuery(query: URLSearchParams, spec: ListSpec = TUNNEL_LIST): ListQuery {
+  checkParams(query, ['before_id', 'limit', ...(spec.extra ?? [])], spec.repeatable);
   const rawLimit = query.get('limit');
   let limit = MAX_PAGE_SIZE;
   if (rawLimit !== null) {
@@ -56,8 +70,8 @@ export function parseListQuery(query: URLSearchParams): ListQuery {
   }
   const beforeId = query.get('before_id');
   if (beforeId === null) return { limit };
-  if (ID_PATTERN.exec(beforeId)?.[1] !== 'tn')
-    throw apiError('ERR_NGROK_227', { VALUE: beforeId, PREFIX: 'tn' });
+  if (ID_PATTERN.exec(beforeId)?.[1] !== spec.prefix)
+    throw apiError('ERR_NGROK_227', { VALUE: beforeId, PREFIX: spec.prefix });
   return { limit, beforeId };
 }
 
@@ -66,7 +80,8 @@ export function checkNoBody(method: string, body: Buffer): void {
   if (body.length > 0) throw apiError('ERR_NGROK_211', { METHOD: method });
 }
 
-function parseJsonObject(contentType: string | undefined, body: Buffer): Record<string, unknown> {
+/** A JSON object body, or the 216/210/213 a Go handler answers before it looks at a field. */
+export function parseJsonObject(contentType: string | undefined, body: Buffer): Record<string, unknown> {
   if (contentType === undefined || contentType.trim() === '') throw apiError('ERR_NGROK_216');
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== 'application/json') throw apiError('ERR_NGROK_210', { CTYPE: contentType });

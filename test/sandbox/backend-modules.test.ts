@@ -258,6 +258,8 @@ describe('unknown paths and methods', () => {
       ['POST', `${sandbox.url}/tunnels`],
       ['DELETE', `${sandbox.url}/tunnels`],
       ['PUT', `${sandbox.url}/tunnels/${newId('tn')}`],
+      ['PUT', `${sandbox.url}/endpoints/${newId('ep')}`],
+      ['DELETE', `${sandbox.url}/endpoints`],
     ] as const) {
       expectApiError(await call(target, { key: KEY, method }), 404, undefined);
     }
@@ -270,7 +272,9 @@ describe('unknown paths and methods', () => {
       '/edges/https',
       `/edges/https/${edgeA}`,
       `/edges/https/${edgeA}/routes/${withModule}`,
-      '/endpoints',
+      '/endpoint',
+      '/endpoints/',
+      `/endpoints/${newId('ep')}/x`,
       '//x/tunnels',
     ]) {
       expectApiError(await call(`${sandbox.url}${target}`, { key: KEY }), 404, undefined);

@@ -1,17 +1,21 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../src/sandbox';
 
-// The CLI as `npm run sandbox` runs it: bundled by esbuild, started with node, driven over HTTP.
+// The CLI as `npm run sandbox` runs it: bundled by esbuild (packages external, into
+// node_modules/.cache so its imports resolve), started with node, driven over HTTP.
+const root = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 let cli: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sandbox-cli-'));
+  const cache = join(root, 'node_modules/.cache');
+  await mkdir(cache, { recursive: true });
+  dir = await mkdtemp(join(cache, 'sandbox-cli-'));
   cli = join(dir, 'cli.js');
   await build({
     entryPoints: ['src/sandbox/cli.ts'],
@@ -67,7 +71,7 @@ describe('sandbox CLI', () => {
           .output()
           .matchAll(/curl -s '?(\S+?)'? -H 'Authorization: Bearer (\S+)' -H 'Ngrok-Version: 2'/g),
       ];
-      expect(curls).toHaveLength(2);
+      expect(curls).toHaveLength(3);
       for (const [, target, key] of curls) {
         const answer = await fetch(target ?? '', {
           headers: { authorization: `Bearer ${key}`, 'ngrok-version': '2' },

@@ -1,5 +1,6 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { expect } from 'vitest';
+import type { UpstreamEndpoint } from '../../src/sandbox';
 
 // Small HTTP helpers shared by the stand-in's tests. fetch covers ordinary calls; raw() uses
 // node:http for what fetch refuses to send (a body on GET, odd headers, no headers at all).
@@ -134,4 +135,33 @@ export interface TunnelListBody {
   tunnels: { id: string }[];
   uri: string;
   next_page_uri: string | null;
+}
+
+export interface EndpointListBody {
+  endpoints: UpstreamEndpoint[];
+  uri: string;
+  next_page_uri: string | null;
+}
+
+/** Follows next_page_uri from `first` to the end, as sent; returns every page. */
+export async function walkEndpoints(first: string, key: string): Promise<EndpointListBody[]> {
+  const pages: EndpointListBody[] = [];
+  let url: string | null = first;
+  while (url !== null) {
+    const answer = await call(url, { key });
+    expect(answer.status).toBe(200);
+    const page = answer.json as EndpointListBody;
+    pages.push(page);
+    url = page.next_page_uri;
+  }
+  return pages;
+}
+
+/** Waits until `condition` holds, checking every 20 ms; fails after `timeoutMs` naming `what`. */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -1,0 +1,34 @@
+import { expect } from 'vitest';
+import { type CloudEndpoint, newId, type UpstreamTunnel } from '../../src/sandbox';
+
+// Shared by the /endpoints tests: policies, the tunnel/endpoint suffix rule, seeded cloud endpoints.
+
+export const POLICY = '{"on_http_request":[{"actions":[{"type":"deny","config":{"status_code":404}}]}]}';
+export const YAML_POLICY =
+  'on_http_request:\n  - actions:\n      - type: custom-response\n        config:\n          status_code: 200\n';
+
+export const suffix = (id: string) => id.slice(id.indexOf('_') + 1);
+export const isAgent = (tunnel: UpstreamTunnel) => tunnel.proto !== undefined && tunnel.labels === undefined;
+/** The agent endpoint id of a tunnel: the same suffix under ep_. */
+export const endpointIdOf = (tunnel: UpstreamTunnel | undefined) => `ep_${suffix(tunnel?.id ?? '')}`;
+
+/** Cloud endpoints minted among the tunnels' times, so both kinds interleave in the list. */
+export function cloudsAmong(tunnels: UpstreamTunnel[], count: number, tag: string): CloudEndpoint[] {
+  return Array.from({ length: count }, (_, i) => {
+    const tunnel = tunnels[(i * 3) % tunnels.length] as UpstreamTunnel;
+    const created = new Date(Date.parse(tunnel.started_at) + 500);
+    return {
+      id: newId('ep', created),
+      url: i % 4 === 0 ? `https://${tag}-${i}.internal` : `https://${tag}-${i}.example.com`,
+      created_at: created.toISOString(),
+      updated_at: created.toISOString(),
+      traffic_policy: POLICY,
+      bindings: [i % 4 === 0 ? 'internal' : 'public'],
+      ...(i % 3 === 0 ? { description: `endpoint ${i}` } : {}),
+    };
+  });
+}
+
+export function expectMsg(answer: { json: unknown }, msg: string): void {
+  expect((answer.json as { msg: string }).msg).toBe(msg);
+}
