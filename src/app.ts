@@ -1,15 +1,16 @@
-// createGateway(config) → the yoga instance with its plugins, limits, masking and context.
-// It does not listen: main.ts (or a test) serves it.
+// createGateway(config) → the yoga instance with its plugins, limits, masking and context, and
+// the node:http handler serving it compressed. It does not listen: main.ts (or a test) serves it.
 import { createYoga } from 'graphql-yoga';
 import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError } from './errors';
 import { useAccessControl } from './gateway/access-control';
+import { withCompression } from './gateway/compression';
 import { credentialOf } from './gateway/credentials';
 import { documentCacheOptions } from './gateway/document-cache';
 import type { ExampleIds } from './gateway/examples';
 import { useCompiledExecution } from './gateway/execution';
-import { graphiqlOptions, renderOfflineGraphiQL } from './gateway/graphiql';
+import { createGraphiQLServing, graphiqlOptions } from './gateway/graphiql';
 import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { graphiqlForAllowedHosts } from './gateway/hosts';
@@ -98,6 +99,9 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...clusterLiveDeps(shared, config.live),
   });
 
+  // GraphiQL's page, built and compressed once, served with an ETag.
+  const graphiql = createGraphiQLServing(config.server.compression);
+
   const yoga = createYoga<Record<string, unknown>, Context>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -105,7 +109,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...documentCacheOptions(),
     ...securityOptions(config, { standIn: deps.standIn }),
     graphiql: graphiqlForAllowedHosts(config, graphiqlOptions(config, deps.graphiqlExamples)),
-    renderGraphiQL: renderOfflineGraphiQL,
+    renderGraphiQL: graphiql.render,
     ...(persisted.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
     maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
@@ -127,6 +131,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     plugins: [
       // Before the request log, which reads the codes it fills in.
       useErrorCodes,
+      // Before the request log: it replaces GraphiQL's answer, whose status (304) the log reports.
+      graphiql.plugin,
       requestLog.plugin,
       useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
@@ -144,6 +150,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
 
   return {
     yoga,
+    /** What node:http serves: yoga behind compression (COMPRESSION). */
+    handler: withCompression(yoga, config.server),
     transport,
     /** The gateway's own Prometheus registry (served at /metrics). */
     metrics: metrics.registry,
