@@ -1,5 +1,6 @@
 // createGateway(config) → the yoga instance with its plugins, limits, masking and context, and
 // the node:http handler serving it compressed. It does not listen: main.ts (or a test) serves it.
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga } from 'graphql-yoga';
 import type { Config } from './config';
 import { type Context, createContext } from './context';
@@ -11,7 +12,12 @@ import { documentCacheOptions } from './gateway/document-cache';
 import type { ExampleIds } from './gateway/examples';
 import { useCompiledExecution } from './gateway/execution';
 import { createGraphiQLServing, graphiqlOptions } from './gateway/graphiql';
-import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
+import {
+  createMaskError,
+  toGraphQLError,
+  useErrorCodes,
+  useIncrementalErrorMasking,
+} from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import { graphiqlForAllowedHosts } from './gateway/hosts';
 import { createMetrics } from './gateway/metrics';
@@ -99,6 +105,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     ...clusterLiveDeps(shared, config.live),
   });
 
+  const maskError = createMaskError(maskLoggerOf(logger));
   // GraphiQL's page, built and compressed once, served with an ETag.
   const graphiql = createGraphiQLServing(config.server.compression);
 
@@ -112,7 +119,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
     renderGraphiQL: graphiql.render,
     ...(persisted.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
-    maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
+    maskedErrors: { maskError },
     context: ({ request }) => {
       try {
         return createContext(
@@ -142,6 +149,9 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       ...persisted,
       ...securityPlugins(config),
       useQueryLimits(config.limits),
+      // @defer and @stream over multipart HTTP, SSE and graphql-ws; such operations run interpreted.
+      useDeferStream(),
+      useIncrementalErrorMasking(maskError),
       useCompiledExecution(),
       useOperationDeadline(config.limits),
       useAccessControl(),
