@@ -26,6 +26,7 @@ import { useOperationDeadline } from './gateway/operation-deadline';
 import { PERSISTED_PARAM_NAMES, persistedOperationsPlugins } from './gateway/persisted';
 import { useQueryLimits } from './gateway/query-limits';
 import { requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { useSingleConnectionRefusal } from './gateway/sse-single-connection';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
@@ -144,6 +145,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}) {
       useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
       ...requestGuards(config, { standIn: deps.standIn }),
+      useSingleConnectionRefusal('/graphql'),
       metrics.plugin,
       useUpstreamReadiness(readiness, shared.redis),
       ...persisted,
