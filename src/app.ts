@@ -1,16 +1,23 @@
-// createGateway(config) → the yoga instance with its plugins, limits, masking and context.
-// It does not listen: main.ts (or a test) serves it.
+// createGateway(config) → the yoga instance with its plugins, limits, masking and context, and
+// the node:http handler serving it compressed. It does not listen: main.ts (or a test) serves it.
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createYoga } from 'graphql-yoga';
 import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError } from './errors';
 import { useAccessControl } from './gateway/access-control';
+import { withCompression } from './gateway/compression';
 import { credentialOf } from './gateway/credentials';
 import { documentCacheOptions } from './gateway/document-cache';
 import type { ExampleIds } from './gateway/examples';
 import { useCompiledExecution } from './gateway/execution';
-import { graphiqlOptions, renderOfflineGraphiQL } from './gateway/graphiql';
-import { createMaskError, toGraphQLError, useErrorCodes } from './gateway/graphql-errors';
+import { createGraphiQLServing, graphiqlOptions } from './gateway/graphiql';
+import {
+  createMaskError,
+  toGraphQLError,
+  useErrorCodes,
+  useIncrementalErrorMasking,
+} from './gateway/graphql-errors';
 import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
 import type { Gateway } from './gateway/instance';
 import { createMetrics } from './gateway/metrics';
@@ -20,6 +27,7 @@ import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted'
 import { useQueryLimits } from './gateway/query-limits';
 import { graphiqlForAllowedHosts, requestGuards, securityOptions, securityPlugins } from './gateway/security';
 import { useRequestGuards } from './gateway/security/refusal';
+import { useSingleConnectionRefusal } from './gateway/sse-single-connection';
 import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { clusterLiveDeps } from './live/cluster';
@@ -103,6 +111,9 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
     ...clusterLiveDeps(shared, config.live),
   });
 
+  const maskError = createMaskError(maskLoggerOf(logger));
+  // GraphiQL's page, built and compressed once, served with an ETag.
+  const graphiql = createGraphiQLServing(config.server.compression);
   // Host and Origin: judged the same for HTTP requests and WebSocket upgrades (websocket.ts).
   const guards = requestGuards(config, { standIn: deps.standIn });
   const yoga = createYoga<LinkCarrier, Context>({
@@ -112,10 +123,10 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
     ...documentCacheOptions(),
     ...securityOptions(config, { standIn: deps.standIn }),
     graphiql: graphiqlForAllowedHosts(config, graphiqlOptions(config, deps.graphiqlExamples)),
-    renderGraphiQL: renderOfflineGraphiQL,
+    renderGraphiQL: graphiql.render,
     ...(persisted.plugins.length > 0 ? { extraParamNames: PERSISTED_PARAM_NAMES } : {}),
     logging: yogaLoggerOf(logger),
-    maskedErrors: { maskError: createMaskError(maskLoggerOf(logger)) },
+    maskedErrors: { maskError },
     context: (initial) => {
       const { request } = initial;
       try {
@@ -137,15 +148,21 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
     plugins: [
       // Before the request log, which reads the codes it fills in.
       useErrorCodes,
+      // Before the request log: it replaces GraphiQL's answer, whose status (304) the log reports.
+      graphiql.plugin,
       requestLog.plugin,
       useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
       useRequestGuards(guards),
+      useSingleConnectionRefusal('/graphql'),
       metrics.plugin,
       useUpstreamReadiness(readiness, shared.redis),
       ...persisted.plugins,
       ...securityPlugins(config),
       useQueryLimits(config.limits),
+      // @defer and @stream over multipart HTTP, SSE and graphql-ws; such operations run interpreted.
+      useDeferStream(),
+      useIncrementalErrorMasking(maskError),
       useCompiledExecution(),
       useOperationDeadline(config.limits),
       useAccessControl(),
@@ -154,6 +171,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
 
   return {
     yoga,
+    /** What node:http serves: yoga behind compression (COMPRESSION). */
+    handler: withCompression(yoga, config.server),
     transport,
     /** The Host and Origin checks every request passes, which WebSocket upgrades pass too. */
     guards,

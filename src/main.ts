@@ -71,7 +71,7 @@ export async function start(
     graphiqlExamples: standIn?.examples,
     standIn: standIn !== undefined,
   });
-  const server = createHttpServer(gateway.yoga, effective.server);
+  const server = createHttpServer(gateway.handler, effective.server);
   const websocket = attachWebSocket(server, gateway, effective);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

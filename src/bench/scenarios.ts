@@ -9,6 +9,8 @@ export interface Scenario {
   readonly target: 'rest' | 'gateway' | 'floor';
   readonly path: string;
   readonly body?: string;
+  /** Request headers besides the credential. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** `distinct`: each connection has its own credential (and account). */
   readonly credentials: 'shared' | 'distinct';
   /** Upstream calls one operation needs when nothing is shared between operations. */
@@ -113,6 +115,17 @@ export function scenarios(account: AccountSeed): Scenario[] {
       target: 'gateway',
       path: '/graphql',
       body: graphql(LIST_20),
+      credentials: 'shared',
+      minimumCalls: 1,
+      check: checkList,
+    },
+    {
+      name: 'list-20-compressed',
+      summary: 'list-20 with Accept-Encoding: gzip, br (answers brotli): the CPU compression costs',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(LIST_20),
+      headers: { 'accept-encoding': 'gzip, br' },
       credentials: 'shared',
       minimumCalls: 1,
       check: checkList,

@@ -192,6 +192,25 @@ mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
 }
 `,
   },
+  {
+    name: 'TunnelEvents',
+    variables: () => ({ includeCurrent: true }),
+    document: /* GraphQL */ `# Live: an ONLINE event for every tunnel online now (includeCurrent), then each tunnel that comes online or goes offline.
+subscription TunnelEvents($includeCurrent: Boolean = false) {
+  tunnelEvents(includeCurrent: $includeCurrent) {
+    kind
+    tunnelId
+    observedAt
+    tunnel {
+      id
+      publicUrl
+      proto
+      region
+    }
+  }
+}
+`,
+  },
 ];
 
 /** The example operation of that name (tests, recipes); throws for a name that is not one. */

@@ -2,8 +2,11 @@
 // instead of through graphql-js's interpreter: less CPU per operation. What clients see stays
 // graphql-js's: errors are rebuilt as graphql-js's own (see located), and anything graphql-jit
 // cannot compile runs interpreted. Mutations always run interpreted: graphql-jit does not stop
-// after a failed non-null mutation field, so it would send the later writes upstream.
+// after a failed non-null mutation field, so it would send the later writes upstream. So do
+// operations with @defer or @stream: graphql-jit ignores them and would answer in one payload;
+// yoga's executor (@graphql-tools/executor) delivers them incrementally.
 import {
+  BREAK,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -11,6 +14,7 @@ import {
   type GraphQLSchema,
   getOperationAST,
   type Source,
+  visit,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
@@ -56,6 +60,19 @@ function withLocatedErrors(result: ExecutionResult, document: DocumentNode): Exe
   return { ...result, errors: result.errors.map((e) => located(e, source, starts)) };
 }
 
+/** True when the document asks for incremental delivery anywhere (its fragments included). */
+function isIncremental(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
+}
+
 function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Compiled {
   try {
     const result = compileQuery(schema, document, operationName);
@@ -81,7 +98,10 @@ export function useCompiledExecution(): Plugin {
     let compiled = byName.get(operationName);
     if (compiled === undefined) {
       const isQuery = getOperationAST(args.document, operationName)?.operation === 'query';
-      compiled = isQuery ? compile(args.schema, args.document, operationName) : INTERPRETED;
+      compiled =
+        isQuery && !isIncremental(args.document)
+          ? compile(args.schema, args.document, operationName)
+          : INTERPRETED;
       byName.set(operationName, compiled);
     }
     return compiled;

@@ -1,7 +1,7 @@
 // The one place where the gateway's errors become GraphQL errors. Anything that is not ours, or
 // not already a GraphQL error of the request's own making, is masked.
 import { GraphQLError } from 'graphql';
-import { type Plugin, processRegularResult } from 'graphql-yoga';
+import { handleStreamOrSingleExecutionResult, type Plugin, processRegularResult } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 
 export interface MaskLogger {
@@ -143,3 +143,32 @@ export const useErrorCodes: Plugin = {
     setResult((Array.isArray(result) ? result.map(each) : sanitizedResult(result)) as never);
   },
 };
+
+/** One deferred or streamed payload's part (@defer, @stream), as far as its errors go. */
+interface IncrementalPart {
+  readonly errors?: readonly unknown[];
+}
+
+/**
+ * Errors of the payloads after the first (@defer, @stream), masked and coded like every other:
+ * yoga's masking reads only `errors` at the top of each payload, and theirs sit in `incremental`.
+ */
+export function useIncrementalErrorMasking(maskError: (error: unknown) => Error): Plugin {
+  const masked = (e: unknown) => {
+    const error = maskError(e);
+    return error instanceof GraphQLError ? sanitized(error) : error;
+  };
+  return {
+    onExecute: () => ({
+      onExecuteDone: (payload) =>
+        handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
+          const parts = (result as { incremental?: readonly IncrementalPart[] }).incremental;
+          if (!parts?.some((p) => p.errors?.length)) return;
+          const incremental = parts.map((p) =>
+            p.errors?.length ? { ...p, errors: p.errors.map(masked) } : p,
+          );
+          setResult({ ...result, incremental } as typeof result);
+        }),
+    }),
+  };
+}

@@ -1,6 +1,8 @@
 // What createGateway (app.ts) hands back: the yoga instance and the parts its server, its shutdown
 // and the tests reach. Declared here, below app.ts, so the servers built on it (websocket.ts) need
 // not import the file that assembles everything.
+
+import type { RequestListener } from 'node:http';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import type { Context } from '../context';
@@ -13,6 +15,8 @@ import type { LinkCarrier } from './subscriber-links';
 
 export interface Gateway {
   readonly yoga: YogaServerInstance<LinkCarrier, Context>;
+  /** What node:http serves: yoga behind compression (COMPRESSION). */
+  readonly handler: RequestListener;
   readonly transport: UpstreamTransport;
   /** The Host and Origin checks every request passes, which WebSocket upgrades pass too. */
   readonly guards: readonly RequestGuard[];

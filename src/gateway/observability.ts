@@ -118,6 +118,9 @@ export interface RequestLog {
 /** Notes the request of each error in an operation's result, before masking replaces them. */
 function noteErrorsOf(result: ExecutionResult, requestId: string): void {
   for (const error of result.errors ?? []) errorRequests.set(error, requestId);
+  // A deferred or streamed payload's errors (@defer, @stream).
+  const parts = (result as { incremental?: readonly { errors?: readonly object[] }[] }).incremental;
+  for (const error of parts?.flatMap((p) => p.errors ?? []) ?? []) errorRequests.set(error, requestId);
 }
 
 /** The yoga plugin writing one line per request and the X-Request-Id response header. */

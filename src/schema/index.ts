@@ -1,5 +1,7 @@
 // Imports every schema file for its side effects, then builds the schema. Nothing imports this
 // file back, which keeps circular references between type files safe.
+
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
 import {
   defaultFieldResolver,
   GraphQLSchema,
@@ -31,7 +33,22 @@ function withoutUnusedScalars(built: GraphQLSchema): GraphQLSchema {
   return new GraphQLSchema({ ...config, types: config.types.filter((t) => !isSpecifiedScalarType(t)) });
 }
 
-export const schema = lexicographicSortSchema(withoutUnusedScalars(builder.toSchema()));
+/**
+ * @defer and @stream, as yoga's defer-stream plugin declares them (it adds them when absent): here
+ * they are in the printed schema too, so tools validating documents against it (codegen, manifests
+ * checked at start) accept the incremental operations the gateway runs.
+ */
+function withIncrementalDelivery(built: GraphQLSchema): GraphQLSchema {
+  const config = built.toConfig();
+  return new GraphQLSchema({
+    ...config,
+    directives: [...config.directives, GraphQLDeferDirective, GraphQLStreamDirective],
+  });
+}
+
+export const schema = lexicographicSortSchema(
+  withIncrementalDelivery(withoutUnusedScalars(builder.toSchema())),
+);
 
 // Connections hand PageInfo.hasNextPage over lazily (a getter that may return a promise: at
 // first = 100 it costs an upstream call, made only when the field is selected). graphql-jit reads a

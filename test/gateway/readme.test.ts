@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../src/sandbox';
 import { withConfigTable } from '../../src/tools/config-table';
+import { sse } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -15,7 +16,20 @@ const examples = [...readme.matchAll(/```graphql\n([\s\S]*?)```(?:\s+```json\n([
   }),
 );
 const operations = examples.map((e) => e.document);
-const nameOf = (op: string) => /^(?:query|mutation)\s+(\w+)/m.exec(op)?.[1] ?? '?';
+const nameOf = (op: string) => /^(?:query|mutation|subscription)\s+(\w+)/m.exec(op)?.[1] ?? '?';
+const isSubscription = (op: string) => /^subscription\s/m.test(op);
+
+/** What an example answers: a query's or mutation's body, a subscription's first event. */
+async function run(stack: Stack, operation: string, variables: Record<string, unknown> | undefined) {
+  if (!isSubscription(operation)) return (await stack.gql(operation, variables)).body;
+  const subscriber = await sse(stack.url, KEY, variables, operation);
+  try {
+    const [first] = await subscriber.received(1);
+    return first ?? {};
+  } finally {
+    subscriber.close();
+  }
+}
 
 describe('README', () => {
   let stack: Stack;
@@ -24,7 +38,7 @@ describe('README', () => {
   });
   afterAll(() => stack.close());
 
-  it('shows an example of every query and mutation', () => {
+  it('shows an example of every query, mutation and subscription', () => {
     const names = operations.map(nameOf);
     expect(names).toEqual([
       'TunnelsPage',
@@ -33,6 +47,7 @@ describe('README', () => {
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
+      'TunnelEvents',
     ]);
     const text = operations.join('\n');
     for (const field of [
@@ -43,6 +58,7 @@ describe('README', () => {
       'httpsEdgeRouteBackend(',
       'replaceHttpsEdgeRouteBackend(',
       'deleteHttpsEdgeRouteBackend(',
+      'tunnelEvents(',
     ]) {
       expect(text).toContain(field);
     }
@@ -50,7 +66,7 @@ describe('README', () => {
 
   for (const { document: operation, variables } of examples) {
     it(`example ${nameOf(operation)} runs against the demo data with no error and real data`, async () => {
-      const { body } = await stack.gql(operation, variables);
+      const body = await run(stack, operation, variables);
       expect(body.errors).toBeUndefined();
       const values = Object.values(body.data ?? {});
       expect(values.length).toBeGreaterThan(0);

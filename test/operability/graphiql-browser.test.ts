@@ -1,6 +1,7 @@
 // GraphiQL in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core): the page
 // renders with every request staying on loopback (its assets are served by the gateway, not a CDN),
-// opens on the first example operation with its variables, and running it shows tunnels.
+// opens on the first example operation with its variables, and running it shows tunnels; the
+// TunnelEvents tab subscribes over SSE and its events keep arriving in the result pane.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +123,76 @@ describe.skipIf(skip)('GraphiQL in headless Chromium, offline', () => {
           !url.startsWith(`${origin}/`) && !url.startsWith(`blob:${origin}/`) && !url.startsWith('data:'),
       );
       expect(offLoopback).toEqual([]);
+    },
+    TIMEOUT * 2,
+  );
+
+  it(
+    'the TunnelEvents tab subscribes, and events arrive in the result pane as tunnels come and go',
+    async () => {
+      if (!browser) throw new Error('no browser');
+      // A gateway of its own whose stand-in brings a demo tunnel online or offline every 3 s.
+      const churning = await start(
+        loadConfig({ NODE_ENV: 'development', PORT: '0', LOG_LEVEL: 'silent', STANDIN_CHURN: 'true' }),
+        () => {},
+      );
+      const page = await browser.newPage();
+      try {
+        const loaded = await page.goto(churning.url, { waitUntil: 'load', timeout: TIMEOUT / 2 });
+        // Brotli from the bytes kept once, with what a reload revalidates by (compression.test.ts: the 304).
+        expect(loaded?.headers()).toMatchObject({ 'content-encoding': 'br', 'cache-control': 'no-cache' });
+        expect(loaded?.headers().etag).toMatch(/^"[\w-]+-br"$/);
+        await waitInPage(page, 'the editors', () =>
+          Boolean(
+            document.querySelector('.graphiql-query-editor .view-lines')?.textContent?.includes('query'),
+          ),
+        );
+        // Clicked until its document is in the editor (a click while GraphiQL still renders is lost).
+        await waitInPage(page, 'the TunnelEvents tab', () => {
+          if (
+            document
+              .querySelector('.graphiql-query-editor .view-lines')
+              ?.textContent?.includes('subscription')
+          )
+            return true;
+          const tab = [...document.querySelectorAll<HTMLElement>('.graphiql-tab-button')].find(
+            (b) => b.textContent?.trim() === 'TunnelEvents',
+          );
+          tab?.click();
+          return false;
+        });
+        // GraphiQL subscribes with a GET whose query string carries the operation (GraphQL over SSE).
+        const stream = page.waitForResponse(
+          (r) => r.url().startsWith(`${churning.url}?`) && r.url().includes('TunnelEvents'),
+          { timeout: TIMEOUT / 2 },
+        );
+        await page.click('.graphiql-execute-button');
+        const response = await stream;
+        expect(response.request().method()).toBe('GET');
+        expect(response.headers()['content-type']).toMatch(/^text\/event-stream/);
+        const sent = new URL(response.url()).searchParams;
+        expect(JSON.parse(sent.get('variables') ?? '{}')).toEqual({ includeCurrent: true });
+        await waitInPage(page, 'an event in the result pane', () =>
+          /"kind":\s*"(?:ONLINE|OFFLINE)"/.test(
+            document.querySelector('.graphiql-response')?.textContent ?? '',
+          ),
+        );
+        const shown = async () =>
+          (await page.$eval('.graphiql-response', (n) => n.textContent ?? '')).replace(/\s+/g, '');
+        const first = await shown();
+        expect(first).toMatch(/"tunnelEvents":\{"kind":"(?:ONLINE|OFFLINE)","tunnelId":"tn_/);
+        // The stream stays open: the next change replaces what the pane shows.
+        await page.waitForFunction(
+          (before) =>
+            (document.querySelector('.graphiql-response')?.textContent ?? '').replace(/\s+/g, '') !== before,
+          { timeout: TIMEOUT / 2, polling: 200 },
+          first,
+        );
+        expect(await shown()).toMatch(/"tunnelEvents":\{"kind":"(?:ONLINE|OFFLINE)","tunnelId":"tn_/);
+      } finally {
+        await page.close();
+        await churning.close();
+      }
     },
     TIMEOUT * 2,
   );

@@ -39,6 +39,24 @@ async function graphiqlPage(url: string): Promise<{ status: number; html: string
 
 const operations = EXAMPLE_OPERATIONS;
 
+/** The first `next` event of a GraphQL over SSE answer; the stream is closed after it. */
+async function firstEvent(response: Response): Promise<unknown> {
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!reader) throw new Error('no body');
+  let text = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the stream ended without an event: ${text}`);
+      text += value;
+      const data = /event: next\ndata: (.*)\n/.exec(text)?.[1];
+      if (data !== undefined) return JSON.parse(data);
+    }
+  } finally {
+    await reader.cancel();
+  }
+}
+
 /** The README's "Example operations": each ```graphql block and the ```json variables after it. */
 function readmeExamples(): { document: string; variables: unknown }[] {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
@@ -61,13 +79,14 @@ describe('GraphiQL on the embedded stand-in', () => {
     expect(page.status).toBe(200);
     const tabs = page.options?.defaultTabs ?? [];
     expect(tabs.map((t) => t.query)).toEqual(operations.map((o) => o.document));
-    expect(tabs.map((t) => /^(?:# .*\n)*(?:query|mutation) (\w+)/.exec(t.query)?.[1])).toEqual([
+    expect(tabs.map((t) => /^(?:# .*\n)*(?:query|mutation|subscription) (\w+)/.exec(t.query)?.[1])).toEqual([
       'TunnelsPage',
       'OneTunnel',
       'ByIds',
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
+      'TunnelEvents',
     ]);
     expect(tabs.every((t) => t.headers === undefined)).toBe(true);
     const ids = exampleIdsFrom(demoData());
@@ -79,6 +98,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       route,
       { ...route, backendId: ids?.backendId, enabled: true },
       route,
+      { includeCurrent: true },
     ]);
   });
 
@@ -104,17 +124,25 @@ describe('GraphiQL on the embedded stand-in', () => {
     const tabs = (await graphiqlPage(running.url)).options?.defaultTabs ?? [];
     const results: Record<string, unknown>[] = [];
     for (const tab of tabs) {
+      const subscription = tab.query.includes('subscription ');
       const response = await fetch(running.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        // GraphiQL subscribes over GraphQL over SSE.
+        headers: {
+          'content-type': 'application/json',
+          ...(subscription ? { accept: 'text/event-stream' } : {}),
+        },
         body: JSON.stringify({ query: tab.query, variables: JSON.parse(tab.variables) }),
       });
-      const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
+      const body = (subscription ? await firstEvent(response) : await response.json()) as {
+        data?: Record<string, unknown>;
+        errors?: unknown;
+      };
       expect(body.errors).toBeUndefined();
       results.push(body.data ?? {});
     }
     const ids = exampleIdsFrom(demoData());
-    const [page, one, byIds, module, replaced, deleted] = results as Record<
+    const [page, one, byIds, module, replaced, deleted, event] = results as Record<
       string,
       Record<string, unknown>
     >[];
@@ -134,6 +162,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       edgeId: ids?.edgeId,
       routeId: ids?.routeId,
     });
+    expect(event?.tunnelEvents).toMatchObject({ kind: 'ONLINE', tunnelId: expect.stringMatching(/^tn_/) });
   });
 });
 

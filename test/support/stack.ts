@@ -148,7 +148,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     logger: createLogger({ ...config, log: { ...config.log, format: 'json' } }, sink),
     events: recorder(events, options.hooks),
   });
-  const server = createServer(gateway.yoga);
+  const server = createServer(gateway.handler);
   const websocket = options.websocket
     ? attachWebSocket(server, gateway, config, { keepAliveMs: options.keepAliveMs ?? 1_000 })
     : undefined;

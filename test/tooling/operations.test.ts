@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/examples';
 import { demoData, type UpstreamTunnel } from '../../src/sandbox';
+import { sse } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';
 
 const seed = demoData();
@@ -40,7 +41,7 @@ describe('the example operations', () => {
   });
   afterAll(() => stack.close());
 
-  it('are the six named operations, in GraphiQL’s tab order', () => {
+  it('are the seven named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
       'TunnelsPage',
       'OneTunnel',
@@ -48,6 +49,7 @@ describe('the example operations', () => {
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
+      'TunnelEvents',
     ]);
     expect(ids).toBeDefined();
   });
@@ -163,5 +165,25 @@ describe('the example operations', () => {
       message: 'backendId "not-a-backend" is not a backend id.',
       field: 'backendId',
     });
+  });
+
+  it('TunnelEvents with includeCurrent streams an ONLINE event for every tunnel online now', async () => {
+    const subscriber = await sse(stack.url, KEY, { includeCurrent: true }, doc('TunnelEvents'));
+    try {
+      expect(subscriber.status).toBe(200);
+      const results = await subscriber.received(tunnels.length);
+      expect(results.every((r) => r.errors === undefined)).toBe(true);
+      expect(subscriber.seen().sort()).toEqual(tunnels.map((t) => `ONLINE:${t.id}`).sort());
+      const first = results[0]?.data?.tunnelEvents;
+      const listed = tunnels.find((t) => t.id === first?.tunnelId);
+      expect(first?.tunnel).toEqual({
+        id: listed?.id,
+        publicUrl: listed?.public_url ?? null,
+        proto: listed?.proto ? listed.proto.toUpperCase() : null,
+        region: listed?.region,
+      });
+    } finally {
+      subscriber.close();
+    }
   });
 });

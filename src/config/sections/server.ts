@@ -1,7 +1,8 @@
-// The listening HTTP server: where, how patient with slow clients, how long a shutdown may take.
+// The listening HTTP server: where, how patient with slow clients, how long a shutdown may take,
+// whether it compresses its answers.
 
 import { option, unset } from '../option';
-import { integer, oneOf, text } from '../parsers';
+import { boolean, integer, oneOf, text } from '../parsers';
 import { NODE_ENVS, type NodeEnv } from '../values';
 
 export const server = {
@@ -52,5 +53,17 @@ export const server = {
     help: 'client connections open at once; beyond it new ones are dropped until one closes',
     default: 1024,
     parse: integer(1, 1_000_000),
+  }),
+  compression: option({
+    env: 'COMPRESSION',
+    help: 'compress answers with gzip or br when the client accepts it (off: a proxy in front compresses)',
+    default: true,
+    parse: boolean,
+  }),
+  compressionMinBytes: option({
+    env: 'COMPRESSION_MIN_BYTES',
+    help: 'smallest answer body compressed, in bytes (smaller ones cost more CPU than they save)',
+    default: 1024,
+    parse: integer(0, 100_000_000),
   }),
 };

@@ -34,14 +34,18 @@ export function refusalParts(refused: Refusal, accept: string | null) {
   };
 }
 
+/** The HTTP answer to a refusal, in the media type the request accepts. */
+export function refusalResponse(refused: Refusal, request: Request): Response {
+  const { headers, body } = refusalParts(refused, request.headers.get('accept'));
+  return new Response(body, { status: refused.status, headers });
+}
+
 /** Refuses an HTTP request a guard refuses, before it is parsed or run. */
 export function useRequestGuards(guards: readonly RequestGuard[]): Plugin {
   return {
     onRequest({ request, endResponse }) {
       const refused = refusalOf(guards, request.headers);
-      if (!refused) return;
-      const { headers, body } = refusalParts(refused, request.headers.get('accept'));
-      endResponse(new Response(body, { status: refused.status, headers }));
+      if (refused) endResponse(refusalResponse(refused, request));
     },
   };
 }

@@ -4,6 +4,13 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** What happened to a tunnel between two observations of the account's tunnel list. */
+export type TunnelEventKind =
+  /** The tunnel was in the previous observation and is no longer online. */
+  | 'OFFLINE'
+  /** The tunnel is online and was not in the previous observation (with includeCurrent: it is online now). */
+  | 'ONLINE';
+
 /** The protocol of an agent-initiated tunnel. */
 export type TunnelProtocol =
   /** HTTP */
@@ -71,6 +78,13 @@ export type DeleteBackendMutation = { deleteHttpsEdgeRouteBackend:
     | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
     | { __typename: 'NotFoundError', code: string, message: string, id: string | null }
    };
+
+export type TunnelEventsSubscriptionVariables = Exact<{
+  includeCurrent?: boolean | null | undefined;
+}>;
+
+
+export type TunnelEventsSubscription = { tunnelEvents: { kind: TunnelEventKind, tunnelId: string, observedAt: string, tunnel: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -225,3 +239,18 @@ export const DeleteBackendDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:ff866c5b814298687bd836183f2589468ef1238ec67865b678db64c7ee2fa19a"}) as unknown as TypedDocumentString<DeleteBackendMutation, DeleteBackendMutationVariables>;
+export const TunnelEventsDocument = new TypedDocumentString(`
+    subscription TunnelEvents($includeCurrent: Boolean = false) {
+  tunnelEvents(includeCurrent: $includeCurrent) {
+    kind
+    tunnelId
+    observedAt
+    tunnel {
+      id
+      publicUrl
+      proto
+      region
+    }
+  }
+}
+    `, {"hash":"sha256:2f305dbf6b4d4126c1301c6e1369502424e24f57eac80997daa2436120d60051"}) as unknown as TypedDocumentString<TunnelEventsSubscription, TunnelEventsSubscriptionVariables>;
