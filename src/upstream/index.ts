@@ -8,6 +8,7 @@ export { type CallScope, newScope, newTally, type UpstreamTally } from './deadli
 export type { BackendModuleInput, RouteKey } from './edges';
 export type { CircuitState, UpstreamEvents } from './events';
 export type { Ref } from './json-fields';
+export type { UpstreamTracing } from './trace';
 export { type TransportOptions, UpstreamTransport } from './transport';
 export type { Tunnel, TunnelPage } from './tunnel-json';
 export { MAX_PAGE_SIZE, type TunnelPageRequest } from './tunnels';

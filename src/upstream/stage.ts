@@ -1,9 +1,11 @@
 // The contract between the transport's stages: each takes the next handler and returns its own, so
 // the transport is a list of stages (see transport.ts) ending in one HTTP exchange.
+import type { Context as TraceContext } from '@opentelemetry/api';
 import type { GatewayError } from '../errors';
 import type { UpstreamRequest, UpstreamResponse } from './call';
 import type { UpstreamTally } from './deadline';
 import type { Delivery } from './retry';
+import type { AttemptTrace } from './trace';
 
 export interface Call {
   readonly apiKey: string;
@@ -16,6 +18,12 @@ export interface Call {
   readonly deadline: number;
   /** The request's tally of upstream work (its log line); absent outside a request. */
   readonly tally?: UpstreamTally;
+  /** The operation's trace context when tracing is on (trace.ts); absent: no span, no traceparent. */
+  readonly trace?: TraceContext;
+  /** Which attempt this is: absent on the first, 2 on the first retry (retry.ts). */
+  readonly attempt?: number;
+  /** The traced attempt's span notes and the headers that carry it upstream (trace.ts). */
+  readonly traced?: AttemptTrace;
 }
 
 export type Handler = (call: Call) => Promise<UpstreamResponse>;
