@@ -105,7 +105,8 @@ export async function createTraceExport(
         scheduledDelayMillis: config.batchDelayMs,
         maxQueueSize: 2048,
         maxExportBatchSize: 512,
-        exportTimeoutMillis: 30_000,
+        // Bounds the flush on shutdown too, when the collector is slow or gone.
+        exportTimeoutMillis: 10_000,
       }),
     ],
   });
