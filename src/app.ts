@@ -29,6 +29,8 @@ import { graphiqlForAllowedHosts, requestGuards, securityOptions, securityPlugin
 import { useRequestGuards } from './gateway/security/refusal';
 import { useSingleConnectionRefusal } from './gateway/sse-single-connection';
 import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
+import { tracesUrl } from './gateway/trace-export';
+import type { Tracing } from './gateway/tracing';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
@@ -56,6 +58,8 @@ export interface GatewayDeps {
   readonly graphiqlExamples?: ExampleIds;
   /** The upstream is the embedded stand-in (main.ts): nothing real is at stake, any origin in development. */
   readonly standIn?: boolean;
+  /** OpenTelemetry, started by startTracing (main.ts) when an OTLP endpoint is configured; closed with the gateway. */
+  readonly tracing?: Tracing;
 }
 
 /** The transport's options: the config's upstream section as it is, at the URL the gateway talks to. */
@@ -70,6 +74,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
   const upstreamUrl = config.upstream.url;
   if (upstreamUrl === undefined)
     throw new Error('createGateway needs an upstream URL (main.ts starts the stand-in).');
+  if (tracesUrl(config.tracing) !== undefined && deps.tracing === undefined)
+    throw new Error('createGateway needs the tracing of an OTLP endpoint (main.ts starts it: startTracing).');
   const metrics = createMetrics({ maxOperationNames: config.metrics.maxOperationNames });
   const logger = deps.logger ?? silentLogger();
   const requestLog = createRequestLog(logger);
@@ -93,6 +99,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
         : {}),
       pauses: shared.pauses,
       events: combineEvents(metrics.events, deps.events),
+      ...(deps.tracing ? { tracing: deps.tracing.upstream } : {}),
     });
   // Shared by every request's client (and every replica with Redis); off unless CACHE_TTL_MS > 0.
   const cache = config.cache.ttlMs > 0 ? new ReadCache(shared.cache) : undefined;
@@ -151,6 +158,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       // Before the request log: it replaces GraphiQL's answer, whose status (304) the log reports.
       graphiql.plugin,
       requestLog.plugin,
+      // A span per operation, and its context for the upstream calls (OTEL_EXPORTER_OTLP_ENDPOINT).
+      ...(deps.tracing?.plugins ?? []),
       useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
       useRequestGuards(guards),
@@ -186,6 +195,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       await live.close();
       await transport.close();
       await shared.close();
+      await deps.tracing?.shutdown();
     },
   };
 }

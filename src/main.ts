@@ -6,6 +6,8 @@ import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, listenHost, loadConfig } from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/examples';
 import { keyProtection } from './gateway/security';
+import { tracesUrl } from './gateway/trace-export';
+import { startTracing } from './gateway/tracing';
 import { attachWebSocket } from './gateway/websocket';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './log';
@@ -66,10 +68,13 @@ export async function start(
     );
   }
   const say = log ?? ((line: string) => logger.info(line));
+  // Loads the OpenTelemetry SDK only when an OTLP endpoint is configured.
+  const tracing = await startTracing(effective.tracing, logger);
   const gateway = createGateway(effective, {
     logger,
     graphiqlExamples: standIn?.examples,
     standIn: standIn !== undefined,
+    tracing,
   });
   const server = createHttpServer(gateway.handler, effective.server);
   const websocket = attachWebSocket(server, gateway, effective);
@@ -92,6 +97,7 @@ export async function start(
       ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? '; a demo tunnel comes online or goes offline every 3 s' : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
       : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
+  if (tracing) say(`Tracing: spans sent over OTLP/HTTP to ${tracesUrl(effective.tracing)}`);
   const protection = keyProtection(effective, { standIn: standIn !== undefined });
   if (protection) say(protection);
   return {

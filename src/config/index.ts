@@ -13,6 +13,7 @@ export {
   type NodeEnv,
   OPTIONS,
   TABLE,
+  type TraceSampler,
 } from './table';
 
 export type ServerConfig = Config['server'];
@@ -23,6 +24,7 @@ export type CacheConfig = Config['cache'];
 export type PersistedConfig = Config['persisted'];
 export type RedisConfig = Config['redis'];
 export type LiveConfig = Config['live'];
+export type TracingConfig = Config['tracing'];
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
 

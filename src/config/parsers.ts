@@ -124,3 +124,32 @@ export const tokens: Parser<readonly GatewayToken[]> = (raw, name) =>
     for (const s of scopes) if (s !== 'read' && s !== 'write') fail(name, `unknown scope "${s}"`);
     return { token, scopes: scopes as TokenScope[] };
   });
+
+/** A number from 0 to 1 (a sampling ratio). */
+export const fraction: Parser<number> = (raw, name) => {
+  const n = /^\d*\.?\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  return n >= 0 && n <= 1 ? n : fail(name, `expected a number from 0 to 1, got "${raw}"`);
+};
+
+/**
+ * OTLP exporter headers, "name=value,name=value" with URL-encoded values (the OpenTelemetry format).
+ * They usually hold the collector's credential, so an error never repeats a value.
+ */
+export const headerList: Parser<Readonly<Record<string, string>>> = (raw, name) => {
+  const headers: Record<string, string> = {};
+  for (const entry of list(raw)) {
+    const eq = entry.indexOf('=');
+    const key = entry.slice(0, eq).trim().toLowerCase();
+    if (eq < 1 || !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(key)) {
+      fail(name, 'expected name=value pairs separated by commas (values are not repeated here)');
+    }
+    let value: string;
+    try {
+      value = decodeURIComponent(entry.slice(eq + 1).trim());
+    } catch {
+      value = fail(name, `the value of "${key}" is not URL-encoded text`);
+    }
+    headers[key] = value;
+  }
+  return headers;
+};

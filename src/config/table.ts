@@ -6,10 +6,11 @@ import { log, metrics, readiness } from './sections/operations';
 import { access, limits, persisted } from './sections/requests';
 import { server } from './sections/server';
 import { cache, live, redis } from './sections/state';
+import { tracing } from './sections/tracing';
 import { upstream } from './sections/upstream';
 
 export type { Option } from './option';
-export type { LogFormat, LogLevel, NodeEnv } from './values';
+export type { LogFormat, LogLevel, NodeEnv, TraceSampler } from './values';
 
 export const TABLE = {
   server,
@@ -18,6 +19,7 @@ export const TABLE = {
   access,
   metrics,
   log,
+  tracing,
   persisted,
   readiness,
   cache,

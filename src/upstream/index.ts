@@ -10,4 +10,5 @@ export { type ApiCredential, apiCredential, credentialDigest } from './http/cred
 export type { CircuitState, UpstreamEvents } from './http/hooks';
 export type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
 export { ReadCache } from './read-cache';
+export type { UpstreamTracing } from './stages/trace';
 export { type ReadinessCheck, type TransportOptions, UpstreamTransport } from './transport';

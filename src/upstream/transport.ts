@@ -18,6 +18,7 @@ import { RefusedCredentials, refusalStage } from './stages/refusal';
 import { reportStage } from './stages/report';
 import { retryStage } from './stages/retry';
 import { ConcurrencyLimiter, slotStage } from './stages/slot';
+import { traceStage, type UpstreamTracing } from './stages/trace';
 
 export interface TransportOptions {
   readonly baseUrl: string;
@@ -53,6 +54,8 @@ export interface TransportOptions {
   readonly budget?: UpstreamBudget;
   /** Where pauses after a 429 live (Redis: shared by replicas); none: in this transport. */
   readonly pauses?: PauseStore;
+  /** A span per attempt and the traceparent it sends (OTEL_EXPORTER_OTLP_ENDPOINT); none: neither. */
+  readonly tracing?: UpstreamTracing;
 }
 
 /** What the readiness check learns: the answer's status, or why none came. */
@@ -99,6 +102,7 @@ export class UpstreamTransport {
         coalesceStage(this.stats, events),
         outcomeStage,
         retryStage(policy, this.stats, events),
+        ...(options.tracing ? [traceStage(options.tracing, options.baseUrl)] : []),
         pauseWaitStage(pause),
         ...(budget ? [budgetWaitStage(budget, events)] : []),
         slotStage(new ConcurrencyLimiter(options.maxConcurrency, options.queueLimit), events),
@@ -145,6 +149,7 @@ export class UpstreamTransport {
       path: this.pathOf(request),
       deadline: scope.deadline,
       tally: scope.tally,
+      trace: scope.trace,
     };
     try {
       return await this.handle(call);

@@ -1,4 +1,6 @@
-// Network pieces between the gateway and its upstream: a port nothing listens on, and a counting TCP relay.
+// Network pieces between the gateway and its upstream: a port nothing listens on, a counting TCP relay,
+// and an HTTP proxy that notes what each request carried.
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from 'node:net';
 
 /** A port on loopback that nothing listens on (it was free a moment ago). */
@@ -60,4 +62,48 @@ export async function startRelay(target: string): Promise<Relay> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   relay.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return relay;
+}
+
+/** One request as an HTTP proxy saw it on its way upstream. */
+export interface ProxiedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/** An HTTP proxy to a target set later (`target`), noting every request's method, path and headers. */
+export interface RecordingProxy {
+  url: string;
+  target: string;
+  readonly requests: ProxiedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startRecordingProxy(): Promise<RecordingProxy> {
+  const proxy: RecordingProxy = {
+    url: '',
+    target: '',
+    requests: [],
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const server = createHttpServer((req, res) => {
+    proxy.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers } });
+    const forward = httpRequest(
+      `${proxy.target}${req.url ?? ''}`,
+      { method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return proxy;
 }

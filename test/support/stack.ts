@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createGateway, type Gateway } from '../../src/app';
 import { type Config, loadConfig } from '../../src/config';
+import { startTracing } from '../../src/gateway/tracing';
 import { attachWebSocket } from '../../src/gateway/websocket';
 import { createLogger } from '../../src/log';
 import { type AccountSeed, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
@@ -144,9 +145,12 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       done();
     },
   });
+  const logger = createLogger({ ...config, log: { ...config.log, format: 'json' } }, sink);
   const gateway = createGateway(config, {
-    logger: createLogger({ ...config, log: { ...config.log, format: 'json' } }, sink),
+    logger,
     events: recorder(events, options.hooks),
+    // Started as main.ts does: only with an OTLP endpoint in `env`.
+    tracing: await startTracing(config.tracing, logger),
   });
   const server = createServer(gateway.handler);
   const websocket = options.websocket

@@ -2,6 +2,7 @@
 // request's log line reports. It travels as an argument (the operation's client holds it, see
 // UpstreamTransport.scoped), not in AsyncLocalStorage, whose promise hooks would tax every promise
 // of every request. Outside an operation (the live poller, readiness) there is no deadline.
+import type { Context as TraceContext } from '@opentelemetry/api';
 
 /** What one request's upstream calls did, for its log line. */
 export interface UpstreamTally {
@@ -32,6 +33,8 @@ export interface CallScope {
   deadline: number;
   /** Counted into by the transport's stages; shared by the operations of one request. */
   readonly tally?: UpstreamTally;
+  /** The operation span's context, set when tracing is on (src/gateway/tracing.ts): its calls' parent. */
+  trace?: TraceContext;
 }
 
 /** A scope of its own for one operation: no deadline yet, counting into `tally`. */

@@ -60,6 +60,7 @@ export class Exchange {
   readonly send = async (call: Call): Promise<UpstreamResponse> => {
     this.stats.requests += 1;
     const headers = this.headers(call.apiKey);
+    if (call.traced) Object.assign(headers, call.traced.headers);
     let body: string | undefined;
     if (call.request.body !== undefined) {
       body = JSON.stringify(call.request.body);

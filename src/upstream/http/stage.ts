@@ -1,5 +1,6 @@
 // The contract between the transport's stages: each takes the next handler and returns its own, so
 // the transport is a list of stages (see transport.ts) ending in one HTTP exchange (exchange.ts).
+import type { Context as TraceContext } from '@opentelemetry/api';
 import { GatewayError, UpstreamError } from '../../errors';
 import type { UpstreamTally } from './call-scope';
 import { MESSAGES } from './messages';
@@ -16,6 +17,20 @@ export interface Call {
   readonly deadline: number;
   /** The request's tally of upstream work (its log line); absent outside a request. */
   readonly tally?: UpstreamTally;
+  /** The operation's trace context when tracing is on (stages/trace.ts); absent: no span, no traceparent. */
+  readonly trace?: TraceContext;
+  /** Which attempt this is: absent on the first, 2 on the first retry (stages/retry.ts). */
+  readonly attempt?: number;
+  /** The traced attempt's span notes and the headers that carry it upstream (stages/trace.ts). */
+  readonly traced?: AttemptTrace;
+}
+
+/** A traced attempt's notes (stages/trace.ts): the headers that carry its span, and its budget wait. */
+export interface AttemptTrace {
+  /** traceparent (and tracestate) of the attempt's span, sent with the request. */
+  readonly headers: Record<string, string>;
+  /** Time spent waiting for the upstream budget (stages/budget.ts adds to it). */
+  budgetWaitMs: number;
 }
 
 export type Handler = (call: Call) => Promise<UpstreamResponse>;

@@ -77,6 +77,7 @@ export const budgetWaitStage =
           throw new AttemptFailure(caught.error, 'local');
         }
         events?.budget?.({ route, kind, outcome: 'waited', limit, waitMs });
+        if (call.traced) call.traced.budgetWaitMs += waitMs;
         await sleep(waitMs);
       }
     }

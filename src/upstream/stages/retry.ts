@@ -66,7 +66,7 @@ export function retryStage(
   return (next) => async (call) => {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await next(call);
+        return await next(attempt === 1 ? call : { ...call, attempt });
       } catch (caught) {
         if (!(caught instanceof AttemptFailure)) throw caught;
         const { error, delivery } = caught;
