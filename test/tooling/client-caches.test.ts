@@ -157,12 +157,8 @@ describe('client caches after a mutation', () => {
 
 describe("the README's recipes", () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const quoted = (path: string) => {
-    const marker = `\`\`\`ts\n// ${path}\n`;
-    const at = readme.indexOf(marker);
-    if (at === -1) return undefined;
-    return readme.slice(at + marker.length, readme.indexOf('```', at + marker.length));
-  };
+  // The "Client caches" bullet: the recipe files it links to and the lines of them it quotes.
+  const bullet = /^- \*\*Client caches\.\*\*[\s\S]*?(?=\n\n|\n- )/m.exec(readme)?.[0] ?? '';
 
   it('possibleTypes lists every interface and union of schema/schema.graphql with its members', () => {
     const schema = buildSchema(file('schema/schema.graphql'));
@@ -180,14 +176,20 @@ describe("the README's recipes", () => {
     );
   });
 
-  it('quote the tested files word for word', () => {
-    for (const path of [
-      'test/tooling/cache-recipes/possible-types.ts',
+  it('link the tested files and quote them word for word', () => {
+    const linked = [...bullet.matchAll(/\]\((test\/tooling\/[^)]+\.ts)\)/g)].map((m) => m[1] ?? '');
+    expect(linked).toEqual([
       'test/tooling/cache-recipes/apollo.ts',
+      'test/tooling/cache-recipes/possible-types.ts',
       'test/tooling/cache-recipes/urql.ts',
       'test/tooling/relay/src/BackendModuleRoute.ts',
-    ]) {
-      expect(quoted(path), path).toBe(file(path));
-    }
+    ]);
+    const sources = linked.map(file).join('\n');
+    // Inline code spans (``…`` around a span holding backticks) that quote a recipe's key or field policy.
+    const quotes = [...bullet.matchAll(/``\s(.+?)\s``|`([^`]+)`/g)]
+      .map((m) => m[1] ?? m[2] ?? '')
+      .filter((code) => /^(?:BackendModule|tunnels): /.test(code));
+    expect(quotes).toHaveLength(3);
+    for (const quote of quotes) expect(sources).toContain(quote);
   });
 });
