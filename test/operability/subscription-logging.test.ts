@@ -22,12 +22,15 @@ async function subscribe(url: string, reqId: string, key: string) {
     body: JSON.stringify({ query: EVENTS }),
   });
   const state = { status: response.status, events: 0, firstEventAt: 0, ended: false };
+  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
   void (async () => {
     try {
-      for await (const chunk of response.body?.pipeThrough(new TextDecoderStream()) ?? []) {
-        const events = chunk.match(/^event: next$/gm)?.length ?? 0;
+      let text = '';
+      for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) {
+        text += read.value;
+        const events = text.match(/^event: next$/gm)?.length ?? 0;
         if (events > 0 && state.events === 0) state.firstEventAt = performance.now();
-        state.events += events;
+        state.events = events;
       }
     } catch {
       // Aborted by the test.
