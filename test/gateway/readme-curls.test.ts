@@ -71,12 +71,12 @@ function standIn(file: string): Promise<Sandbox> {
 async function localized(file: string, curl: ReadmeCurl): Promise<{ script: string; printed: string[] }> {
   let script = [...curl.setup, curl.command].join('\n');
   let printed = curl.expected?.body ?? [];
-  if (STANDIN.test(script)) {
+  if (script.search(STANDIN) !== -1) {
     const host = new URL((await standIn(file)).url).host;
     script = script.replaceAll(STANDIN, host);
     printed = printed.map((l) => l.replaceAll(STANDIN, host));
   }
-  if (GATEWAY.test(script)) script = script.replaceAll(GATEWAY, await gateway(curl.env));
+  if (script.search(GATEWAY) !== -1) script = script.replaceAll(GATEWAY, await gateway(curl.env));
   if (curl.env.NGROK_API_URL === 'https://api.ngrok.com')
     script = script.replaceAll('<ngrok API key>', DEFAULT_API_KEY);
   return { script, printed };
