@@ -113,14 +113,15 @@ describe("the README's graphql-ws snippet, as printed", () => {
   const snippet = /```ts\n(import \{ createClient \} from 'graphql-ws';[\s\S]*?)```/.exec(
     text('README.md'),
   )?.[1];
-  let bundle: { dir: string; file: string } | undefined;
+  const bundles: string[] = [];
 
   /** Bundles the snippet (its imports resolved from node_modules) with the gateway's address in it. */
   async function bundled(source: string): Promise<string> {
     const cache = join(root, 'node_modules/.cache');
     mkdirSync(cache, { recursive: true });
     const dir = mkdtempSync(join(cache, 'readme-snippet-'));
-    bundle = { dir, file: join(dir, 'snippet.mjs') };
+    bundles.push(dir);
+    const file = join(dir, 'snippet.mjs');
     await build({
       stdin: { contents: source, resolveDir: root, loader: 'ts', sourcefile: 'README-snippet.ts' },
       bundle: true,
@@ -128,13 +129,13 @@ describe("the README's graphql-ws snippet, as printed", () => {
       format: 'esm',
       target: 'node20',
       packages: 'external',
-      outfile: bundle.file,
+      outfile: file,
       logLevel: 'warning',
     });
-    return bundle.file;
+    return file;
   }
   afterAll(() => {
-    if (bundle) rmSync(bundle.dir, { recursive: true, force: true });
+    for (const dir of bundles) rmSync(dir, { recursive: true, force: true });
   });
 
   const run = (file: string) => {
