@@ -31,7 +31,8 @@ async function embeddedStandIn(
   const { startSandbox, demoData, DEFAULT_API_KEY: key } = await import('./sandbox');
   const seed = demoData();
   const sandbox = await startSandbox({ accounts: { [key]: seed } });
-  if (config.live.standinChurn) sandbox.churn(key);
+  // One change per poll: a subscriber sees one event at each LIVE_POLL_INTERVAL_MS.
+  if (config.live.standinChurn) sandbox.churn(key, { everyMs: config.live.pollIntervalMs });
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
   const host = config.server.host ?? '127.0.0.1';
   return {
@@ -94,7 +95,7 @@ export async function start(
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? '; a demo tunnel comes online or goes offline every 3 s' : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? `; a demo tunnel comes online or goes offline every ${effective.live.pollIntervalMs / 1000} s, one event per poll` : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
       : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   if (tracing) say(`Tracing: spans sent over OTLP/HTTP to ${tracesUrl(effective.tracing)}`);

@@ -25,6 +25,8 @@ interface RequestRecord {
   readonly requested: string[];
   readonly executed: { name: string | undefined; type: string }[];
   errorCodes: Set<string>;
+  /** A subscription's stream: its line is written when the stream ends, so durationMs covers it. */
+  stream?: { ended: boolean; writeLine?: () => void };
 }
 
 /** The request each error of an operation came from, noted before masking (see useRequestLog). */
@@ -91,7 +93,9 @@ function collectErrorCodes(result: unknown, into: Set<string>): void {
   for (const r of Array.isArray(result) ? result : [result]) {
     if (typeof r !== 'object' || r === null || Symbol.asyncIterator in r) continue;
     for (const error of (r as ExecutionResult).errors ?? []) {
-      const code = error.extensions?.code;
+      // A stream's events are seen before masking, which turns a GatewayError into its code.
+      const original = error.originalError;
+      const code = error.extensions?.code ?? (original instanceof GatewayError ? original.code : undefined);
       into.add(typeof code === 'string' ? code : 'GRAPHQL_ERROR');
     }
   }
@@ -160,6 +164,30 @@ export function createRequestLog(logger: Logger): RequestLog {
           handleStreamOrSingleExecutionResult(payload, ({ result }) => noteErrorsOf(result, record.id)),
       };
     },
+    onSubscribe({ args }) {
+      const request = (args.contextValue as { request?: Request }).request;
+      const record = request && records.get(request);
+      if (!record) return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation) record.executed.push({ name: operation.name?.value, type: operation.operation });
+      return {
+        onSubscribeResult: ({ result }) => {
+          if (!(Symbol.asyncIterator in result)) return noteErrorsOf(result, record.id);
+          const stream: NonNullable<RequestRecord['stream']> = { ended: false };
+          record.stream = stream;
+          return {
+            onNext: ({ result: event }) => {
+              noteErrorsOf(event, record.id);
+              collectErrorCodes(event, record.errorCodes);
+            },
+            onEnd: () => {
+              stream.ended = true;
+              stream.writeLine?.();
+            },
+          };
+        },
+      };
+    },
     onResultProcess({ request, result }) {
       const record = records.get(request);
       if (record) collectErrorCodes(result, record.errorCodes);
@@ -168,27 +196,35 @@ export function createRequestLog(logger: Logger): RequestLog {
       const record = records.get(request);
       if (!record) return;
       response.headers.set(REQUEST_ID_HEADER, record.id);
-      const errors = [...record.errorCodes].sort();
-      const failed = response.status >= 500 || record.errorCodes.has('INTERNAL_SERVER_ERROR');
-      const line = {
-        reqId: record.id,
-        method: request.method,
-        path: loggable(new URL(request.url).pathname, LONGEST_TEXT),
-        operationName: joined(
-          record.executed.length > 0 ? record.executed.map((o) => o.name) : record.requested,
-        ),
-        operationType: joined(record.executed.map((o) => o.type)),
-        status: response.status,
-        durationMs: Math.round((performance.now() - record.started) * 10) / 10,
-        upstream: record.upstream,
-        outcome: errors.length === 0 && response.status < 400 ? 'ok' : 'error',
-        ...(errors.length > 0 ? { errors } : {}),
-      };
-      if (!record.graphql) logger.debug(line, 'request');
-      else if (failed) logger.error(line, 'request');
-      else if (errors.some((c) => UPSTREAM_CODES.test(c))) logger.warn(line, 'request');
-      else logger.info(line, 'request');
+      const writeLine = () => writeRequestLine(request, response, record);
+      // A stream still open: its line waits for the end, so it covers the stream and its errors.
+      if (record.stream && !record.stream.ended && response.body !== null)
+        record.stream.writeLine = writeLine;
+      else writeLine();
     },
   };
+
+  function writeRequestLine(request: Request, response: Response, record: RequestRecord): void {
+    const errors = [...record.errorCodes].sort();
+    const failed = response.status >= 500 || record.errorCodes.has('INTERNAL_SERVER_ERROR');
+    const line = {
+      reqId: record.id,
+      method: request.method,
+      path: loggable(new URL(request.url).pathname, LONGEST_TEXT),
+      operationName: joined(
+        record.executed.length > 0 ? record.executed.map((o) => o.name) : record.requested,
+      ),
+      operationType: joined(record.executed.map((o) => o.type)),
+      status: response.status,
+      durationMs: Math.round((performance.now() - record.started) * 10) / 10,
+      upstream: record.upstream,
+      outcome: errors.length === 0 && response.status < 400 ? 'ok' : 'error',
+      ...(errors.length > 0 ? { errors } : {}),
+    };
+    if (!record.graphql) logger.debug(line, 'request');
+    else if (failed) logger.error(line, 'request');
+    else if (errors.some((c) => UPSTREAM_CODES.test(c))) logger.warn(line, 'request');
+    else logger.info(line, 'request');
+  }
   return { plugin, tallyOf: (request) => records.get(request)?.upstream };
 }

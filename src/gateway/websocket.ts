@@ -14,6 +14,9 @@ import type { Gateway } from './instance';
 import { socketLink } from './subscriber-links';
 import { credentialRefusal, headersOf, refuseUpgrade, upgradeRefusal } from './upgrade-guards';
 
+/** graphql-ws's Unauthorized close code: its clients give up instead of reconnecting. */
+const CLOSE_UNAUTHORIZED = 4401;
+
 /** The same cadence as yoga's SSE pings: idle links stay open through proxies. */
 const KEEP_ALIVE_MS = 12_000;
 
@@ -87,9 +90,14 @@ export function attachWebSocket(
     { socket: WebSocket; request: IncomingMessage }
   >(
     {
-      // A credential in connection_init is judged there: a bad one closes the socket (4403) before any data.
-      onConnect: (ctx) =>
-        credentialRefusal(authorizationOf(ctx.extra.request, ctx.connectionParams), config) === undefined,
+      // A credential in connection_init is judged there: a bad one closes the socket before any data, with
+      // 4401 (which graphql-ws clients do not retry) and the error code as the reason.
+      onConnect: (ctx) => {
+        const refused = credentialRefusal(authorizationOf(ctx.extra.request, ctx.connectionParams), config);
+        if (refused === undefined) return true;
+        ctx.extra.socket.close(CLOSE_UNAUTHORIZED, refused.code);
+        return false;
+      },
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {

@@ -22,8 +22,17 @@ export function withConfigTable(readme: string): string {
   return readme.slice(0, start) + configTable() + readme.slice(end + END.length);
 }
 
+/** Rewrites the table in the README at `path` when it differs; says which it was. */
+export function updateConfigTable(path: string): 'updated' | 'unchanged' {
+  const readme = readFileSync(path, 'utf8');
+  const updated = withConfigTable(readme);
+  if (updated === readme) return 'unchanged';
+  writeFileSync(path, updated);
+  return 'updated';
+}
+
+// `npm run docs:config [-- <README path>]`: the project's README by default.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const path = fileURLToPath(new URL('../../README.md', import.meta.url));
-  writeFileSync(path, withConfigTable(readFileSync(path, 'utf8')));
-  console.log('README.md configuration table updated');
+  const path = process.argv[2] ?? fileURLToPath(new URL('../../README.md', import.meta.url));
+  console.log(`README.md configuration table ${updateConfigTable(path)}`);
 }

@@ -51,12 +51,12 @@ describe('tunnelEvents access', () => {
       accounts: { [KEY]: { tunnels: makeTunnels(2) } },
       env: { NGROK_API_KEY: KEY, GATEWAY_TOKENS: `${TOKEN}:read` },
     });
-    // In connection_init: the socket is closed (4403 Forbidden) before it is acknowledged.
+    // In connection_init: the socket is closed (4401, not retried) before it is acknowledged.
     const client = socket.wsClient(stack.wsUrl, { key: 'not-a-known-token-0000' });
     clients.push(client);
     const refused = await socket.run(client, EVENTS());
     expect(refused.results).toEqual([]);
-    expect(client.closes).toEqual([4403]);
+    expect(client.closes).toEqual([4401]);
     // On the upgrade: the HTTP answer an HTTP request gets (test/security/websocket-guards.test.ts).
     const upgrade = await socket.upgrade(stack.wsUrl, { authorization: 'Bearer not-a-known-token-0000' });
     expect(upgrade.status).toBe(401);

@@ -151,7 +151,7 @@ describe('what opens a socket where the rules allow', () => {
     expect(h.sandbox.calls()).toBe(1);
   });
 
-  it('GATEWAY_TOKENS: a token on the upgrade or in connection_init opens it; a bad one gets 401 or 4403, no data', async () => {
+  it('GATEWAY_TOKENS: a token on the upgrade or in connection_init opens it; a bad one gets 401 or 4401, no data', async () => {
     const TOKEN = 'ws-writer-token-0123456789';
     const h = await startStack({
       accounts: { [KEY]: seed },
@@ -165,10 +165,10 @@ describe('what opens a socket where the rules allow', () => {
       expect(answer.headers['www-authenticate']).toBe('Bearer realm="ngrok-graphql-gateway"');
       await getsNothing(track(wsClient(h.wsUrl, { headers: { authorization } })));
     }
-    // connection_init with an unknown token: closed (4403 Forbidden) before it is acknowledged.
+    // connection_init with an unknown token: closed (4401, not retried) before it is acknowledged.
     const unknown = track(wsClient(h.wsUrl, { key: 'not-a-known-token-0000' }));
     await getsNothing(unknown);
-    expect(unknown.closes).toEqual([4403, 4403, 4403]);
+    expect(unknown.closes).toEqual([4401, 4401, 4401]);
     // No token at all: the socket opens (introspection needs none), operations are refused as over HTTP.
     const none = track(wsClient(h.wsUrl));
     const refused = await run(none, LIST);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { Client, fetchExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
-import { buildSchema, isAbstractType } from 'graphql';
+import { buildSchema, introspectionFromSchema, isAbstractType } from 'graphql';
 import {
   commitMutation,
   createOperationDescriptor,
@@ -16,7 +16,7 @@ import {
   RecordSource,
   Store,
 } from 'relay-runtime';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { exampleIdsFrom, exampleOperation } from '../../src/gateway/examples';
 import { demoData } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
@@ -31,6 +31,7 @@ import {
   replaceBackendUpdater,
 } from './relay/src/BackendModuleRoute';
 
+const file = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const seed = demoData();
 const ids = exampleIdsFrom(seed);
 if (!ids) throw new Error('no example ids in the demo data');
@@ -86,16 +87,21 @@ describe('client caches after a mutation', () => {
     expect(merged.tunnels.edges.map((e) => e.node.id)).toEqual(seed.tunnels?.slice(0, 4).map((t) => t.id));
   });
 
-  it('urql Graphcache with the recipe shows the new module; without keys the old one', async () => {
+  it('urql Graphcache with the recipe shows the new module; without its key the old one; no warning', async () => {
+    const schema = introspectionFromSchema(buildSchema(file('schema/schema.graphql')));
+    // Without the recipe's key BackendModule is embedded in its parent, Graphcache's default when a
+    // type has no id, declared so that Graphcache does not warn about it.
     const plain = () =>
       new Client({
         url: stack.url,
         fetchOptions: { headers },
-        preferGetMethod: false,
-        exchanges: [cacheExchange({ possibleTypes }), fetchExchange],
+        exchanges: [cacheExchange({ schema, keys: { BackendModule: () => null } }), fetchExchange],
       });
+    // Graphcache warns on the console about what it cannot key or match: the recipe leaves nothing.
+    const warn = vi.spyOn(console, 'warn');
+    const error = vi.spyOn(console, 'error');
     for (const [client, expected] of [
-      [gatewayClient(stack.url, { headers }), ids.backendId],
+      [gatewayClient(stack.url, schema, { headers }), ids.backendId],
       [plain(), oldBackend],
     ] as const) {
       reseed();
@@ -107,6 +113,9 @@ describe('client caches after a mutation', () => {
       const after = await client.query(READ, route, { requestPolicy: 'cache-only' }).toPromise();
       expect(backendOf(after.data)).toBe(expected);
     }
+    expect([...warn.mock.calls, ...error.mock.calls]).toEqual([]);
+    warn.mockRestore();
+    error.mockRestore();
   });
 
   it('Relay with the updater shows the new module; without it the old one', async () => {
@@ -148,13 +157,8 @@ describe('client caches after a mutation', () => {
 
 describe("the README's recipes", () => {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const quoted = (path: string) => {
-    const marker = `\`\`\`ts\n// ${path}\n`;
-    const at = readme.indexOf(marker);
-    if (at === -1) return undefined;
-    return readme.slice(at + marker.length, readme.indexOf('```', at + marker.length));
-  };
-  const file = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+  // The "Client caches" bullet: the recipe files it links to and the lines of them it quotes.
+  const bullet = /^- \*\*Client caches\.\*\*[\s\S]*?(?=\n\n|\n- )/m.exec(readme)?.[0] ?? '';
 
   it('possibleTypes lists every interface and union of schema/schema.graphql with its members', () => {
     const schema = buildSchema(file('schema/schema.graphql'));
@@ -172,14 +176,20 @@ describe("the README's recipes", () => {
     );
   });
 
-  it('quote the tested files word for word', () => {
-    for (const path of [
-      'test/tooling/cache-recipes/possible-types.ts',
+  it('link the tested files and quote them word for word', () => {
+    const linked = [...bullet.matchAll(/\]\((test\/tooling\/[^)]+\.ts)\)/g)].map((m) => m[1] ?? '');
+    expect(linked).toEqual([
       'test/tooling/cache-recipes/apollo.ts',
+      'test/tooling/cache-recipes/possible-types.ts',
       'test/tooling/cache-recipes/urql.ts',
       'test/tooling/relay/src/BackendModuleRoute.ts',
-    ]) {
-      expect(quoted(path), path).toBe(file(path));
-    }
+    ]);
+    const sources = linked.map(file).join('\n');
+    // Inline code spans (``…`` around a span holding backticks) that quote a recipe's key or field policy.
+    const quotes = [...bullet.matchAll(/``\s(.+?)\s``|`([^`]+)`/g)]
+      .map((m) => m[1] ?? m[2] ?? '')
+      .filter((code) => /^(?:BackendModule|tunnels): /.test(code));
+    expect(quotes).toHaveLength(3);
+    for (const quote of quotes) expect(sources).toContain(quote);
   });
 });

@@ -65,7 +65,7 @@ export const live = {
   }),
   standinChurn: option({
     env: 'STANDIN_CHURN',
-    help: 'the embedded stand-in (no upstream configured) brings a demo tunnel online or offline every 3 s',
+    help: 'the embedded stand-in (no upstream configured) brings a demo tunnel online or offline once per LIVE_POLL_INTERVAL_MS, so each poll brings one event',
     default: false,
     parse: boolean,
   }),
