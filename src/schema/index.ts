@@ -12,6 +12,7 @@ import './scalars';
 import './refs';
 import './mutation-errors';
 import './tunnels';
+import './endpoints';
 import './nodes';
 import './backend-modules';
 import './tunnel-events';
