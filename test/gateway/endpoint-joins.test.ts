@@ -61,6 +61,36 @@ describe('Ref.node: references fetched together', () => {
     expect(stack.sandbox.calls()).toBeLessThanOrEqual(2);
   });
 
+  it('tunnels beyond the newest 100 are fetched one by one after the list; a single reference is one GET', async () => {
+    // The three oldest agent endpoints: their tunnels are not among the newest 100 of 130.
+    const old = endpoints()
+      .filter((e) => e.type === 'agent')
+      .slice(-3);
+    const query = `query($urls: [String!]) { endpoints(filter: { urls: $urls }) { nodes { tunnel { id node { id } } } } }`;
+    const { body } = await stack.gql(query, { urls: old.map((e) => e.url) });
+    const refs = dataOf<{ nodes: { tunnel: { id: string; node: { id: string } } }[] }>(
+      body,
+      'endpoints',
+    ).nodes;
+    expect(refs.map((n) => n.tunnel.node.id).sort()).toEqual(old.map((e) => e.tunnel?.id).sort());
+    expect([
+      stack.sandbox.calls('listEndpoints'),
+      stack.sandbox.calls('listTunnels'),
+      stack.sandbox.calls('getTunnel'),
+    ]).toEqual([1, 1, 3]);
+
+    stack.sandbox.resetCalls();
+    const one = await stack.gql(query, { urls: [old[0]?.url] });
+    expect(dataOf<{ nodes: unknown[] }>(one.body, 'endpoints').nodes).toEqual([
+      { tunnel: { id: old[0]?.tunnel?.id, node: { id: old[0]?.tunnel?.id } } },
+    ]);
+    expect([
+      stack.sandbox.calls('listEndpoints'),
+      stack.sandbox.calls('listTunnels'),
+      stack.sandbox.calls('getTunnel'),
+    ]).toEqual([1, 0, 1]);
+  });
+
   it('150 endpoint references cost 2 endpoint calls (one per 100 ids), none fetched twice', async () => {
     const ids = endpoints()
       .slice(0, 150)
