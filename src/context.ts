@@ -5,6 +5,7 @@ import { missingCredential } from './errors';
 import type { SubscriberLink } from './live/backlog';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
+import { EndpointLookup } from './loaders/endpoint-lookup';
 import { TunnelLookup } from './loaders/tunnel-lookup';
 import { type CallScope, NgrokClient, newScope, type ReadCache, type UpstreamTransport } from './upstream';
 
@@ -20,6 +21,7 @@ export interface Context {
   /** The upstream client for this request's credential; its calls refuse when there is none. */
   readonly client: NgrokClient;
   readonly tunnels: TunnelLookup;
+  readonly endpoints: EndpointLookup;
   readonly scopes: readonly TokenScope[];
   readonly authenticated: boolean;
   /** This credential's live tunnel events (Subscription.tunnelEvents); refuses without a credential. */
@@ -40,6 +42,7 @@ export function createContext(
     upstreamScope,
     client,
     tunnels: new TunnelLookup(client),
+    endpoints: new EndpointLookup(client),
     scopes: credential?.scopes ?? [],
     authenticated: credential !== null,
     tunnelEvents: (includeCurrent) => {

@@ -45,6 +45,11 @@ export class UpstreamError extends GatewayError {
   get errorCode(): string | undefined {
     return this.details.upstream?.errorCode;
   }
+  /**
+   * The upstream's `msg` of a 400, cleaned (see answer-errors.ts). Kept off `details` so no log,
+   * metric or error extension carries it; only the endpoint writes show it, as the contract allows.
+   */
+  refusal?: string;
 }
 
 export const badInput = (message: string): GatewayError => new GatewayError('BAD_USER_INPUT', message);
@@ -71,7 +76,11 @@ export class NotFoundError extends Error {
  */
 export class RefusedInputError<K extends string = string> extends Error {
   override name = 'RefusedInputError';
-  constructor(readonly input: K | undefined) {
+  constructor(
+    readonly input: K | undefined,
+    /** The upstream's cleaned reason, for the resources whose contract lets a client see it. */
+    readonly reason?: string,
+  ) {
     super('The ngrok API refused the input.');
   }
 }

@@ -5,7 +5,7 @@
 /** Ids the examples' variables are filled with. */
 export interface ExampleIds {
   readonly tunnelId: string;
-  /** A tunnel with an endpoint, and that endpoint (a type this schema does not hold). */
+  /** A tunnel with an endpoint, and that endpoint. */
   readonly agentTunnelId: string;
   readonly endpointId: string;
   readonly edgeId: string;

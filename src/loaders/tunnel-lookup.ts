@@ -1,9 +1,8 @@
 // One operation's view of its tunnels: the pages it listed and the tunnels it saw, so a tunnel
 // listed by `tunnels` is never fetched again by `tunnel(id)` or `node(id)` (the tunnel loader's batch).
+import DataLoader from 'dataloader';
 import { MAX_PAGE_SIZE, type NgrokClient, type Tunnel } from '../upstream';
-
-/** Upstream pages fetched to fill one connection page when the upstream returns short pages. */
-const MAX_FILL_CALLS = 3;
+import { fillPage } from './forward-pages';
 
 export interface TunnelSlice {
   readonly tunnels: readonly Tunnel[];
@@ -14,6 +13,9 @@ export interface TunnelSlice {
 export class TunnelLookup {
   private readonly seen = new Map<string, Tunnel>();
   private readonly listing = new Set<Promise<unknown>>();
+
+  /** The tunnels that references (Ref.node) point at, batched over the whole response. */
+  readonly referenced = new DataLoader<string, Tunnel | null>((ids) => this.loadReferenced(ids));
 
   constructor(private readonly client: NgrokClient) {}
 
@@ -43,34 +45,38 @@ export class TunnelLookup {
     );
   }
 
-  private async fill(first: number, beforeId: string | undefined): Promise<TunnelSlice> {
-    const want = first + 1;
-    const items: Tunnel[] = [];
-    let cursor = beforeId;
-    let more = true;
-    for (let call = 0; call < MAX_FILL_CALLS && more && items.length < first; call += 1) {
-      const result = await this.client.listTunnels({
-        limit: Math.min(MAX_PAGE_SIZE, want - items.length),
-        beforeId: cursor,
-      });
+  /**
+   * Batch of `referenced`: references come many at a time (one per endpoint of a page), so two or
+   * more unknown ids cost one list of the newest 100 tunnels first; only ids it misses while more
+   * tunnels exist get their own GET (through the tunnel loader's batch).
+   */
+  private async loadReferenced(ids: readonly string[]): Promise<(Tunnel | null | Error)[]> {
+    if (this.listing.size > 0) await Promise.allSettled([...this.listing]);
+    const unknown = ids.filter((id) => !this.seen.has(id));
+    if (unknown.length < 2) return this.load(ids);
+    let complete = false;
+    try {
+      const result = await this.client.listTunnels({ limit: MAX_PAGE_SIZE });
       for (const t of result.tunnels) this.seen.set(t.id, t);
-      items.push(...result.tunnels);
-      const last = result.tunnels.at(-1);
-      more = result.nextPageUri !== null && last !== undefined;
-      cursor = last?.id ?? cursor;
+      complete = result.nextPageUri === null;
+    } catch (error) {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      return ids.map((id) => this.seen.get(id) ?? failure);
     }
-    const tunnels = items.slice(0, first);
-    if (items.length > first) return { tunnels, hasNextPage: async () => true };
-    const end = tunnels.at(-1);
-    if (!more || end === undefined) return { tunnels, hasNextPage: async () => false };
-    // The upstream hinted at more (first = the page cap, or short pages): look one item ahead, once, on demand.
-    let probe: Promise<boolean> | undefined;
-    return {
-      tunnels,
-      hasNextPage: () => {
-        probe ??= this.client.listTunnels({ limit: 1, beforeId: end.id }).then((r) => r.tunnels.length > 0);
-        return probe;
+    if (complete) return ids.map((id) => this.seen.get(id) ?? null);
+    return this.load(ids);
+  }
+
+  private async fill(first: number, beforeId: string | undefined): Promise<TunnelSlice> {
+    const slice = await fillPage<Tunnel>(
+      async (limit, before) => {
+        const result = await this.client.listTunnels({ limit, beforeId: before });
+        for (const t of result.tunnels) this.seen.set(t.id, t);
+        return { items: result.tunnels, nextPageUri: result.nextPageUri };
       },
-    };
+      first,
+      beforeId,
+    );
+    return { tunnels: slice.items, hasNextPage: slice.hasNextPage };
   }
 }

@@ -14,12 +14,14 @@ import './scalars';
 import './refs';
 import './mutation-errors';
 import './tunnels';
+import './endpoints';
+import './endpoint-mutations';
 import './nodes';
 import './backend-modules';
 import './tunnel-events';
 
-builder.queryType({ description: 'Reads: tunnels and HTTPS edge route backend modules.' });
-builder.mutationType({ description: 'Writes: the backend module of an HTTPS edge route.' });
+builder.queryType({ description: 'Reads: tunnels, endpoints and HTTPS edge route backend modules.' });
+builder.mutationType({ description: 'Writes: cloud endpoints and the backend module of an HTTPS edge route.' });
 builder.subscriptionType({
   description: 'Live streams over GraphQL over SSE or the graphql-ws WebSocket protocol on /graphql.',
 });

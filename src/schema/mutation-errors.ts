@@ -15,7 +15,7 @@ export const ErrorInterface = builder.interfaceRef<NotFoundError | InvalidInputE
 
 builder.objectType(NotFoundError, {
   name: 'NotFoundError',
-  description: 'The edge, route or backend module does not exist.',
+  description: 'The endpoint, edge, route or backend module does not exist.',
   interfaces: [ErrorInterface],
   isTypeOf: (value) => value instanceof NotFoundError,
   fields: (t) => ({

@@ -1,8 +1,8 @@
-// Global ids are the upstream's ids; the type comes from the prefix (tn_ → Tunnel).
+// Global ids are the upstream's ids; the type comes from the prefix (tn_ → Tunnel, ep_ → Endpoint).
 import { badInput } from '../errors';
 import { kindOf, quote } from '../ids';
 
-const TYPENAME_BY_KIND: Partial<Record<string, string>> = { tunnel: 'Tunnel' };
+const TYPENAME_BY_KIND: Partial<Record<string, string>> = { tunnel: 'Tunnel', endpoint: 'Endpoint' };
 
 /** Malformed ids are BAD_USER_INPUT; a well-formed id of a type the schema does not hold gets a non-type name. */
 export function decodeNodeId(globalID: string): { typename: string; id: string } {

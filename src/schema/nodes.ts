@@ -1,16 +1,20 @@
-// node(id) and nodes(ids): the type comes from the id's prefix; ids of types this schema does
-// not hold resolve to null without an upstream call.
+// node(id), nodes(ids) and Ref.node: the type comes from the id's prefix; ids of types this schema
+// does not hold resolve to null without an upstream call.
 
 import type { Context } from '../context';
 import { badInput } from '../errors';
+import { kindOf } from '../ids';
 import { builder } from './builder';
+import { EndpointNode } from './endpoints';
 import { decodeNodeId } from './node-ids';
+import { RefType } from './refs';
 import { TunnelNode } from './tunnels';
 
 type Loader = (ids: string[], ctx: Context) => Promise<unknown[]>;
 
 const LOADERS: Record<string, Loader> = {
   Tunnel: (ids, ctx) => TunnelNode.getDataloader(ctx).loadMany(ids),
+  Endpoint: (ids, ctx) => EndpointNode.getDataloader(ctx).loadMany(ids),
 };
 
 const MAX_IDS = 100;
@@ -59,3 +63,20 @@ builder.queryFields((t) => ({
       (await resolveNodes(ids, ctx)).map((node) => (node instanceof Error ? Promise.reject(node) : node)),
   }),
 }));
+
+// Declared here, not in refs.ts: only this file sees the loadable types (refs.ts is imported first).
+builder.objectField(RefType, 'node', (t) =>
+  t.field({
+    type: builder.nodeInterfaceRef(),
+    nullable: true,
+    description:
+      'The object this reference points at, when this schema serves its type (Tunnel, Endpoint) and it\nstill exists; else null. The references of one response are fetched together (one upstream list\ncall per 100 endpoint ids, never one call per reference).',
+    resolve: (ref, _args, ctx) => {
+      // By prefix: an id of another kind, or in a shape we do not know, is no object of ours.
+      const kind = kindOf(ref.id);
+      if (kind === 'endpoint') return EndpointNode.getDataloader(ctx).load(ref.id);
+      if (kind === 'tunnel') return ctx.tunnels.referenced.load(ref.id);
+      return null;
+    },
+  }),
+);

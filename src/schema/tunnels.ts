@@ -1,12 +1,11 @@
 // Tunnels: the Tunnel node, its loader, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
 import { badInput } from '../errors';
 import { isIdOf, quote } from '../ids';
-import { MAX_PAGE_SIZE, type Tunnel } from '../upstream';
+import type { Tunnel } from '../upstream';
 import { builder } from './builder';
+import { TUNNEL_CURSOR } from './cursors';
+import { connectionOf, forwardPaging } from './forward-connection';
 import { RefType } from './refs';
-import { decodeCursor, encodeCursor } from './tunnel-cursor';
-
-const DEFAULT_FIRST = 20;
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
   values: {
@@ -39,7 +38,7 @@ export const TunnelNode = builder.loadableNodeRef<Tunnel>('Tunnel', {
 
 TunnelNode.implement({
   description: 'An online tunnel running on the account.',
-  isTypeOf: (value) => typeof value === 'object' && value !== null && 'tunnelSession' in value,
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'startedAt' in value,
   fields: (t) => ({
     publicUrl: t.string({
       nullable: true,
@@ -107,30 +106,9 @@ builder.queryFields((t) => ({
       type: TunnelNode,
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
       resolve: async (_root, args, ctx) => {
-        if (args.last != null || args.before != null) {
-          throw badInput(
-            'tunnels pages forward only: use first and after (the ngrok API cannot page backwards).',
-          );
-        }
-        const first = args.first ?? DEFAULT_FIRST;
-        if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
-          throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${first}.`);
-        }
-        const beforeId = args.after == null ? undefined : decodeCursor(args.after);
+        const { first, beforeId } = forwardPaging('tunnels', args, TUNNEL_CURSOR);
         const slice = await ctx.tunnels.page(first, beforeId);
-        const edges = slice.tunnels.map((node: Tunnel) => ({ cursor: encodeCursor(node.id), node }));
-        return {
-          edges,
-          pageInfo: {
-            // Resolved lazily: at first = 100 knowing it can cost one more upstream call.
-            get hasNextPage() {
-              return slice.hasNextPage() as unknown as boolean;
-            },
-            hasPreviousPage: false,
-            startCursor: edges[0]?.cursor ?? null,
-            endCursor: edges.at(-1)?.cursor ?? null,
-          },
-        };
+        return connectionOf({ items: slice.tunnels, hasNextPage: slice.hasNextPage }, TUNNEL_CURSOR);
       },
     },
     { name: 'TunnelConnection', description: 'A page of online tunnels.' },

@@ -10,6 +10,19 @@ import {
   type RouteKey,
   replaceBackendModule,
 } from './api/backend-modules';
+import type { Endpoint, EndpointPage } from './api/endpoint-json';
+import {
+  type CloudEndpointInput,
+  createEndpoint,
+  deleteEndpoint,
+  type EndpointFields,
+  type EndpointPageRequest,
+  getEndpoint,
+  getEndpointRequest,
+  listEndpoints,
+  listEndpointsRequest,
+  updateEndpoint,
+} from './api/endpoints';
 import type { Tunnel, TunnelPage } from './api/tunnel-json';
 import {
   getTunnel,
@@ -105,5 +118,33 @@ export class NgrokClient {
 
   deleteBackendModule(route: RouteKey): Promise<void> {
     return this.write((credential) => deleteBackendModule(this.transport, credential, route));
+  }
+
+  listEndpoints(page: EndpointPageRequest): Promise<EndpointPage> {
+    // Each listed endpoint is what its own GET would answer.
+    return this.read(
+      () => listEndpointsRequest(page),
+      (credential) => listEndpoints(this.transport, credential, page),
+      (result) => result.endpoints.map((e) => [this.transport.pathOf(getEndpointRequest(e.id)), e] as const),
+    );
+  }
+
+  getEndpoint(id: string): Promise<Endpoint | null> {
+    return this.read(
+      () => getEndpointRequest(id),
+      (credential) => getEndpoint(this.transport, credential, id),
+    );
+  }
+
+  createCloudEndpoint(input: CloudEndpointInput): Promise<Endpoint> {
+    return this.write((credential) => createEndpoint(this.transport, credential, input));
+  }
+
+  updateEndpoint(id: string, fields: EndpointFields): Promise<Endpoint> {
+    return this.write((credential) => updateEndpoint(this.transport, credential, id, fields));
+  }
+
+  deleteEndpoint(id: string): Promise<void> {
+    return this.write((credential) => deleteEndpoint(this.transport, credential, id));
   }
 }

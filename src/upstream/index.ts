@@ -1,6 +1,14 @@
 // The upstream as the rest of the gateway sees it: the client, the transport and the domain types.
 export type { BackendModule } from './api/backend-module-json';
 export type { BackendModuleInput, RouteKey } from './api/backend-modules';
+export { compileEndpointFilter, type EndpointFilterSpec, matchesNothing } from './api/endpoint-filter';
+export type { Endpoint, EndpointPage } from './api/endpoint-json';
+export type {
+  CloudEndpointInput,
+  EndpointFields,
+  EndpointInputKey,
+  EndpointPageRequest,
+} from './api/endpoints';
 export type { Ref } from './api/json-fields';
 export type { Tunnel, TunnelPage } from './api/tunnel-json';
 export { MAX_PAGE_SIZE, READINESS_REQUEST, type TunnelPageRequest } from './api/tunnels';

@@ -133,7 +133,10 @@ describe('GraphiQL on the embedded stand-in', () => {
     expect(one?.tunnel?.id).toBe(ids?.tunnelId);
     expect(byIds).toEqual({
       node: { __typename: 'Tunnel', id: ids?.agentTunnelId, region: expect.any(String) },
-      nodes: [{ __typename: 'Tunnel', id: ids?.tunnelId }, null],
+      nodes: [
+        { __typename: 'Tunnel', id: ids?.tunnelId },
+        { __typename: 'Endpoint', id: ids?.endpointId },
+      ],
     });
     expect(module?.httpsEdgeRouteBackend).toMatchObject({ edgeId: ids?.edgeId, routeId: ids?.routeId });
     expect(replaced?.replaceHttpsEdgeRouteBackend).toMatchObject({

@@ -94,7 +94,7 @@ describe('the example operations', () => {
     }
   });
 
-  it('ByIds resolves a node by id and a list with an id of a type the schema does not hold', async () => {
+  it('ByIds resolves a node by id and a list of a tunnel and an endpoint', async () => {
     if (!ids) throw new Error('no example ids');
     const agent = tunnels.find((t) => t.id === ids.agentTunnelId);
     const { body } = await stack.gql(doc('ByIds'), {
@@ -104,7 +104,10 @@ describe('the example operations', () => {
     expect(body).toEqual({
       data: {
         node: { __typename: 'Tunnel', id: ids.agentTunnelId, region: agent?.region },
-        nodes: [{ __typename: 'Tunnel', id: ids.tunnelId }, null],
+        nodes: [
+          { __typename: 'Tunnel', id: ids.tunnelId },
+          { __typename: 'Endpoint', id: ids.endpointId },
+        ],
       },
     });
     expect(ids.endpointId).toMatch(/^ep_/);

@@ -1,7 +1,7 @@
 // Readers of what the upstream sends, validated at the edge: unknown fields are ignored, a missing or
 // mistyped required field is UPSTREAM_BAD_RESPONSE. Optional fields come back as undefined, never null.
 import { GatewayError } from '../../errors';
-import { type IdKind, isBackendId, isIdOf } from '../../ids';
+import { type IdKind, isBackendId, isIdOf, kindOf } from '../../ids';
 import { badResponseMessage } from '../http/messages';
 
 export type Json = Record<string, unknown>;
@@ -35,8 +35,14 @@ export function optionalString(o: Json, key: string, where: string): string | un
   return v;
 }
 
-/** What an id from the upstream must be: one kind, or any backend kind. */
-export type IdCheck = IdKind | 'backend';
+/** What an id from the upstream must be: one kind, any backend kind, or any well-formed id. */
+export type IdCheck = IdKind | 'backend' | 'any';
+
+function idMatches(id: string, kind: IdCheck): boolean {
+  if (kind === 'backend') return isBackendId(id);
+  if (kind === 'any') return kindOf(id) !== null;
+  return isIdOf(id, kind);
+}
 
 /**
  * An id the upstream sent, checked as strictly as an id a client sends (prefix, base62, length):
@@ -44,7 +50,7 @@ export type IdCheck = IdKind | 'backend';
  */
 export function requiredId(o: Json, key: string, where: string, kind: IdCheck): string {
   const id = requiredString(o, key, where);
-  if (!(kind === 'backend' ? isBackendId(id) : isIdOf(id, kind))) {
+  if (!idMatches(id, kind)) {
     throw badResponse(`${where}.${key} is not a well-formed id`);
   }
   return id;
@@ -57,3 +63,18 @@ export function ref(v: unknown, where: string, kind: IdCheck): Ref {
 
 export const optionalRef = (v: unknown, where: string, kind: IdCheck): Ref | undefined =>
   v === undefined || v === null ? undefined : ref(v, where, kind);
+
+/** A page of a list call: its items under `key`, and next_page_uri (explicitly null on the last page). */
+export function page<T>(
+  v: unknown,
+  key: string,
+  item: (v: unknown) => T,
+): { items: T[]; nextPageUri: string | null } {
+  const o = object(v, `${key} list`);
+  const items = o[key];
+  if (!Array.isArray(items)) throw badResponse(`${key} list.${key} is missing`);
+  const next = o.next_page_uri;
+  if (next !== undefined && next !== null && typeof next !== 'string')
+    throw badResponse('next_page_uri is not a string');
+  return { items: items.map(item), nextPageUri: next ?? null };
+}

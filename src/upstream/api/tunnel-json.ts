@@ -5,6 +5,7 @@ import {
   object,
   optionalRef,
   optionalString,
+  page,
   type Ref,
   ref,
   requiredId,
@@ -66,10 +67,6 @@ export function parseTunnel(v: unknown): Tunnel {
 }
 
 export function parseTunnelPage(v: unknown): TunnelPage {
-  const o = object(v, 'tunnel list');
-  if (!Array.isArray(o.tunnels)) throw badResponse('tunnel list.tunnels is missing');
-  const next = o.next_page_uri;
-  if (next !== undefined && next !== null && typeof next !== 'string')
-    throw badResponse('next_page_uri is not a string');
-  return { tunnels: o.tunnels.map(parseTunnel), nextPageUri: next ?? null };
+  const { items, nextPageUri } = page(v, 'tunnels', parseTunnel);
+  return { tunnels: items, nextPageUri };
 }

@@ -65,5 +65,18 @@ export function answerError(
   const upstream: UpstreamInfo = { status, errorCode, operationId: base.operationId ?? operationIdOf(json) };
   const code = codeOfAnswer(status, errorCode);
   const message = status === 404 ? MESSAGES.NOT_FOUND : MESSAGES[code];
-  return new UpstreamError(code, message, { upstream, retryAfter: retryAfterFromHeader(retryAfter) });
+  const error = new UpstreamError(code, message, { upstream, retryAfter: retryAfterFromHeader(retryAfter) });
+  if (status === 400) error.refusal = cleanedRefusal(fieldOf(json, 'msg'));
+  return error;
+}
+
+/** Longest upstream reason kept: enough for a Traffic Policy complaint, not a page of text. */
+const MAX_REFUSAL_LENGTH = 300;
+
+/** A 400's `msg`, trimmed, without control characters, length-capped; undefined when it is not text. */
+export function cleanedRefusal(msg: unknown): string | undefined {
+  if (typeof msg !== 'string') return undefined;
+  const text = msg.replace(/\p{Cc}+/gu, ' ').trim();
+  if (text === '') return undefined;
+  return text.length > MAX_REFUSAL_LENGTH ? `${text.slice(0, MAX_REFUSAL_LENGTH - 1)}…` : text;
 }

@@ -1,9 +1,19 @@
 // The shape of one upstream call as every stage sees it: what to send, and what came back.
 
-export type Method = 'GET' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The five upstream operations; metrics and logs name routes by these, never by ids. */
-export type RouteName = 'listTunnels' | 'getTunnel' | 'replaceBackend' | 'getBackend' | 'deleteBackend';
+/** The upstream operations; metrics and logs name routes by these, never by ids. */
+export type RouteName =
+  | 'listTunnels'
+  | 'getTunnel'
+  | 'replaceBackend'
+  | 'getBackend'
+  | 'deleteBackend'
+  | 'listEndpoints'
+  | 'getEndpoint'
+  | 'createEndpoint'
+  | 'updateEndpoint'
+  | 'deleteEndpoint';
 
 export interface UpstreamRequest {
   readonly route: RouteName;

@@ -43,7 +43,13 @@ export type ByIdsQueryVariables = Exact<{
 }>;
 
 
-export type ByIdsQuery = { node: { __typename: 'Tunnel', region: string, id: string } | null, nodes: Array<{ __typename: 'Tunnel', id: string } | null> };
+export type ByIdsQuery = { node:
+    | { __typename: 'Endpoint', id: string }
+    | { __typename: 'Tunnel', region: string, id: string }
+   | null, nodes: Array<
+    | { __typename: 'Endpoint', id: string }
+    | { __typename: 'Tunnel', id: string }
+   | null> };
 
 export type BackendModuleQueryVariables = Exact<{
   edgeId: string | number;

@@ -1,7 +1,7 @@
 // The schema's interfaces and unions with their members, for fragment matching in client caches
 // (test/tooling/client-caches.test.ts checks this against schema/schema.graphql).
 export const possibleTypes = {
-  Node: ['Tunnel'],
+  Node: ['Endpoint', 'Tunnel'],
   Error: ['InvalidInputError', 'NotFoundError'],
   ReplaceHttpsEdgeRouteBackendResult: [
     'InvalidInputError',
@@ -13,4 +13,7 @@ export const possibleTypes = {
     'InvalidInputError',
     'NotFoundError',
   ],
+  CreateCloudEndpointResult: ['CreateCloudEndpointPayload', 'InvalidInputError'],
+  UpdateEndpointResult: ['InvalidInputError', 'NotFoundError', 'UpdateEndpointPayload'],
+  DeleteEndpointResult: ['DeleteEndpointPayload', 'InvalidInputError', 'NotFoundError'],
 };

@@ -1,0 +1,195 @@
+// Endpoints: the Endpoint node and its loader, `endpoints` (a filtered connection over
+// limit/before_id paging) and `endpoint(id)`.
+import { badInput } from '../errors';
+import { isIdOf, quote } from '../ids';
+import { compileEndpointFilter, type Endpoint, type EndpointFilterSpec, matchesNothing } from '../upstream';
+import { builder } from './builder';
+import { ENDPOINT_CURSOR } from './cursors';
+import { connectionOf, EMPTY_SLICE, forwardPaging } from './forward-connection';
+import { RefType } from './refs';
+
+const MAX_FILTER_URLS = 100;
+
+export const EndpointTypeEnum = builder.enumType('EndpointType', {
+  description:
+    'Where an endpoint lives: started by an agent (lives as long as the agent) or kept in the cloud.',
+  values: {
+    AGENT: { value: 'agent', description: 'Started by an agent; lives as long as the agent.' },
+    CLOUD: { value: 'cloud', description: 'Kept in the cloud until deleted; serves its Traffic Policy.' },
+  } as const,
+});
+const TYPES = new Set(['agent', 'cloud']);
+
+export const EndpointNode = builder.loadableNodeRef<Endpoint>('Endpoint', {
+  id: { resolve: (endpoint) => endpoint.id, description: "The upstream's own identifier (ep_…)." },
+  // DataLoader hands a null result through as null: an unknown id resolves to null, not an error.
+  load: (ids: string[], ctx) => ctx.endpoints.load(ids) as Promise<(Endpoint | Error)[]>,
+});
+
+const optional = (value: string | undefined): string | null => value ?? null;
+
+EndpointNode.implement({
+  description: 'A URL of the account that takes traffic: an agent endpoint or a cloud endpoint.',
+  isTypeOf: (value) => typeof value === 'object' && value !== null && 'bindings' in value && 'url' in value,
+  fields: (t) => ({
+    url: t.exposeString('url', {
+      description:
+        "The endpoint's URL, e.g. https://app.example.com, https://api.internal or tcp://1.tcp.ngrok.io:20000.",
+    }),
+    type: t.field({
+      type: EndpointTypeEnum,
+      nullable: true,
+      description: "Null for a type this schema does not know (the upstream's value is then in typeName).",
+      resolve: (e) => (TYPES.has(e.type) ? (e.type as 'agent') : null),
+    }),
+    typeName: t.exposeString('type', {
+      description: "The upstream's type string as sent (agent, cloud, or a newer one).",
+    }),
+    bindings: t.exposeStringList('bindings', {
+      description: 'How traffic reaches it: public, internal or kubernetes, as the upstream sends them.',
+    }),
+    proto: t.string({
+      nullable: true,
+      description: "The URL's scheme as the upstream sends it (https, http, tcp, tls); null when absent.",
+      resolve: (e) => optional(e.proto),
+    }),
+    hostport: t.string({
+      nullable: true,
+      description: 'Host and port.',
+      resolve: (e) => optional(e.hostport),
+    }),
+    region: t.string({
+      nullable: true,
+      description: 'Where it runs (us, eu, …).',
+      resolve: (e) => optional(e.region),
+    }),
+    createdAt: t.field({
+      type: 'DateTime',
+      description: 'When it was created.',
+      resolve: (e) => e.createdAt,
+    }),
+    updatedAt: t.field({
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it last changed.',
+      resolve: (e) => optional(e.updatedAt),
+    }),
+    description: t.string({
+      nullable: true,
+      description: 'Free text.',
+      resolve: (e) => optional(e.description),
+    }),
+    metadata: t.string({
+      nullable: true,
+      description: 'User metadata.',
+      resolve: (e) => optional(e.metadata),
+    }),
+    trafficPolicy: t.string({
+      nullable: true,
+      description:
+        "The endpoint's Traffic Policy document (YAML or JSON) exactly as stored; null when it has none.",
+      resolve: (e) => optional(e.trafficPolicy),
+    }),
+    poolingEnabled: t.exposeBoolean('poolingEnabled', {
+      description: 'True when several agents may serve this URL together.',
+    }),
+    upstreamUrl: t.string({
+      nullable: true,
+      description: 'Where an agent endpoint forwards traffic; null for cloud endpoints.',
+      resolve: (e) => optional(e.upstreamUrl),
+    }),
+    domain: t.field({
+      type: RefType,
+      nullable: true,
+      description: 'Its reserved domain.',
+      resolve: (e) => e.domain ?? null,
+    }),
+    tcpAddr: t.field({
+      type: RefType,
+      nullable: true,
+      description: 'Its TCP address.',
+      resolve: (e) => e.tcpAddr ?? null,
+    }),
+    tunnel: t.field({
+      type: RefType,
+      nullable: true,
+      description: 'The agent tunnel serving it (agent endpoints).',
+      resolve: (e) => e.tunnel ?? null,
+    }),
+    tunnelSession: t.field({
+      type: RefType,
+      nullable: true,
+      description: 'The agent session serving it (agent endpoints).',
+      resolve: (e) => e.tunnelSession ?? null,
+    }),
+    principal: t.field({
+      type: RefType,
+      nullable: true,
+      description: 'Who created it.',
+      resolve: (e) => e.principal ?? null,
+    }),
+  }),
+});
+
+const EndpointFilterInput = builder.inputType('EndpointFilter', {
+  description:
+    "Server-side filter: every set field must match (AND); a list matches any of its values (OR).\nThe gateway compiles it into the upstream's own filter expression, so a filtered page costs the\nsame upstream calls as an unfiltered one.",
+  fields: (t) => ({
+    types: t.field({ type: [EndpointTypeEnum], required: false, description: 'Any of these types.' }),
+    urls: t.stringList({ required: false, description: 'Exact URLs (at most 100).' }),
+    createdAfter: t.field({
+      type: 'DateTime',
+      required: false,
+      description: 'Endpoints created at or after this instant.',
+    }),
+  }),
+});
+
+interface FilterArgs {
+  readonly types?: readonly string[] | null;
+  readonly urls?: readonly string[] | null;
+  readonly createdAfter?: string | null;
+}
+
+function filterSpec(filter: FilterArgs | null | undefined): EndpointFilterSpec {
+  if (!filter) return {};
+  if (filter.urls && filter.urls.length > MAX_FILTER_URLS) {
+    throw badInput(`filter.urls takes at most ${MAX_FILTER_URLS} URLs, got ${filter.urls.length}.`);
+  }
+  return {
+    ...(filter.types ? { types: filter.types } : {}),
+    ...(filter.urls ? { urls: filter.urls } : {}),
+    ...(filter.createdAfter ? { createdAfter: filter.createdAfter } : {}),
+  };
+}
+
+builder.queryFields((t) => ({
+  endpoints: t.connection(
+    {
+      type: EndpointNode,
+      description:
+        'Endpoints of the account (agent and cloud), newest first. Forward paging: first (1..100, default 20) and after.',
+      args: { filter: t.arg({ type: EndpointFilterInput, description: 'Which endpoints (default all).' }) },
+      resolve: async (_root, args, ctx) => {
+        const { first, beforeId } = forwardPaging('endpoints', args, ENDPOINT_CURSOR);
+        const spec = filterSpec(args.filter);
+        if (matchesNothing(spec)) return connectionOf(EMPTY_SLICE, ENDPOINT_CURSOR);
+        const slice = await ctx.endpoints.page(first, beforeId, compileEndpointFilter(spec));
+        return connectionOf(slice, ENDPOINT_CURSOR);
+      },
+    },
+    { name: 'EndpointConnection', description: 'A page of endpoints.' },
+    { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
+  ),
+  endpoint: t.field({
+    type: EndpointNode,
+    nullable: true,
+    description: 'Null when the account has no endpoint with this id.',
+    args: { id: t.arg.id({ required: true, description: 'An endpoint id (ep_…).' }) },
+    resolve: (_root, { id }) => {
+      if (!isIdOf(id, 'endpoint'))
+        throw badInput(`${quote(id)} is not an endpoint id (ep_ followed by letters or digits).`);
+      return id;
+    },
+  }),
+}));

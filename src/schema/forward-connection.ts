@@ -1,0 +1,50 @@
+// What the forward-only connections (tunnels, endpoints) share: their paging arguments checked,
+// and a page of items shaped as a Relay connection with a lazy, exact hasNextPage.
+import { badInput } from '../errors';
+import type { Slice } from '../loaders/forward-pages';
+import { MAX_PAGE_SIZE } from '../upstream';
+import type { CursorCodec } from './cursors';
+
+const DEFAULT_FIRST = 20;
+
+export interface PagingArgs {
+  readonly first?: number | null;
+  readonly after?: string | null;
+  readonly last?: number | null;
+  readonly before?: string | null;
+}
+
+/** first (1..100, default 20) and the upstream cursor in `after`; last/before are BAD_USER_INPUT. */
+export function forwardPaging(
+  name: string,
+  args: PagingArgs,
+  cursors: CursorCodec,
+): { first: number; beforeId: string | undefined } {
+  if (args.last != null || args.before != null) {
+    throw badInput(`${name} pages forward only: use first and after (the ngrok API cannot page backwards).`);
+  }
+  const first = args.first ?? DEFAULT_FIRST;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+    throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${first}.`);
+  }
+  return { first, beforeId: args.after == null ? undefined : cursors.decode(args.after) };
+}
+
+export function connectionOf<T extends { readonly id: string }>(slice: Slice<T>, cursors: CursorCodec) {
+  const edges = slice.items.map((node) => ({ cursor: cursors.encode(node.id), node }));
+  return {
+    edges,
+    pageInfo: {
+      // Resolved lazily: at first = 100 knowing it can cost one more upstream call.
+      get hasNextPage() {
+        return slice.hasNextPage() as unknown as boolean;
+      },
+      hasPreviousPage: false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+/** An empty page, for a filter that can match nothing (no call). */
+export const EMPTY_SLICE: Slice<never> = { items: [], hasNextPage: async () => false };

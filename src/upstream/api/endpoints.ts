@@ -1,0 +1,159 @@
+// The endpoints resource: GET /endpoints (newest first, limit/before_id paging, a CEL `filter`),
+// GET, POST, PATCH and DELETE. The writes turn the upstream's refusals into domain errors.
+import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
+import type { ApiCredential } from '../http/credential';
+import type { UpstreamRequest } from '../http/request';
+import type { UpstreamTransport } from '../transport';
+import { type Endpoint, type EndpointPage, parseEndpoint, parseEndpointPage } from './endpoint-json';
+import { readOrNull } from './read-or-null';
+
+export interface EndpointPageRequest {
+  /** 1..100, the upstream's own bounds. */
+  readonly limit: number;
+  /** Only endpoints created before this one (the upstream's cursor). */
+  readonly beforeId?: string;
+  /** A CEL expression (compileEndpointFilter); absent: every endpoint. */
+  readonly filter?: string;
+}
+
+/** The fields a write may send; absent ones are not sent, "" clears description and metadata. */
+export interface EndpointFields {
+  readonly url?: string;
+  readonly trafficPolicy?: string;
+  readonly description?: string;
+  readonly metadata?: string;
+  readonly bindings?: readonly string[];
+  readonly poolingEnabled?: boolean;
+}
+
+export type CloudEndpointInput = EndpointFields & { readonly url: string; readonly trafficPolicy: string };
+
+/** The part of a write at fault: a field, or the endpoint itself (an agent endpoint is read-only). */
+export type EndpointInputKey = keyof EndpointFields | 'id';
+
+export const listEndpointsRequest = (page: EndpointPageRequest): UpstreamRequest => ({
+  route: 'listEndpoints',
+  method: 'GET',
+  segments: ['endpoints'],
+  query: { limit: page.limit, before_id: page.beforeId, filter: page.filter },
+});
+
+export const getEndpointRequest = (id: string): UpstreamRequest => ({
+  route: 'getEndpoint',
+  method: 'GET',
+  segments: ['endpoints', id],
+});
+
+const BODY_KEYS: Record<keyof EndpointFields, string> = {
+  url: 'url',
+  trafficPolicy: 'traffic_policy',
+  description: 'description',
+  metadata: 'metadata',
+  bindings: 'bindings',
+  poolingEnabled: 'pooling_enabled',
+};
+
+/** The upstream's body: only the fields given. */
+function bodyOf(fields: EndpointFields): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(BODY_KEYS)) {
+    const value = fields[key as keyof EndpointFields];
+    if (value !== undefined) body[name] = value;
+  }
+  return body;
+}
+
+// Upstream validation codes that name the field at fault (see the upstream contract's table).
+const INPUT_BY_ERROR_CODE: Readonly<Record<string, EndpointInputKey>> = {
+  ERR_NGROK_248: 'id',
+  ERR_NGROK_249: 'url',
+  ERR_NGROK_18009: 'url',
+  ERR_NGROK_9029: 'bindings',
+  ERR_NGROK_18002: 'trafficPolicy',
+};
+
+/** ERR_NGROK_215 and 1405 name the request parameter in their message. */
+function inputNamedIn(reason: string | undefined): EndpointInputKey | undefined {
+  const match = reason && /request parameter (\w+)|parameter is missing: (\w+)/.exec(reason);
+  const name = match ? (match[1] ?? match[2]) : undefined;
+  return Object.entries(BODY_KEYS).find(([, body]) => body === name)?.[0] as EndpointInputKey | undefined;
+}
+
+function domainError(error: unknown, id?: string): unknown {
+  if (!(error instanceof UpstreamError)) return error;
+  if (error.status === 404 && id !== undefined) return new NotFoundError(`No endpoint ${id}.`, id);
+  if (error.status === 400 && error.code === 'BAD_USER_INPUT') {
+    const known = error.errorCode ? INPUT_BY_ERROR_CODE[error.errorCode] : undefined;
+    return new RefusedInputError<EndpointInputKey>(known ?? inputNamedIn(error.refusal), error.refusal);
+  }
+  return error;
+}
+
+export async function listEndpoints(
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  page: EndpointPageRequest,
+): Promise<EndpointPage> {
+  const response = await transport.send(credential, listEndpointsRequest(page));
+  return parseEndpointPage(response.json);
+}
+
+/** One endpoint, or null when the account has none with this id. */
+export const getEndpoint = (
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  id: string,
+): Promise<Endpoint | null> => readOrNull(transport, credential, getEndpointRequest(id), parseEndpoint);
+
+export async function createEndpoint(
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  input: CloudEndpointInput,
+): Promise<Endpoint> {
+  try {
+    const response = await transport.send(credential, {
+      route: 'createEndpoint',
+      method: 'POST',
+      segments: ['endpoints'],
+      body: { type: 'cloud', ...bodyOf(input) },
+    });
+    return parseEndpoint(response.json);
+  } catch (error) {
+    throw domainError(error);
+  }
+}
+
+export async function updateEndpoint(
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  id: string,
+  fields: EndpointFields,
+): Promise<Endpoint> {
+  try {
+    const response = await transport.send(credential, {
+      route: 'updateEndpoint',
+      method: 'PATCH',
+      segments: ['endpoints', id],
+      body: bodyOf(fields),
+    });
+    return parseEndpoint(response.json);
+  } catch (error) {
+    throw domainError(error, id);
+  }
+}
+
+export async function deleteEndpoint(
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  id: string,
+): Promise<void> {
+  try {
+    await transport.send(credential, {
+      route: 'deleteEndpoint',
+      method: 'DELETE',
+      segments: ['endpoints', id],
+    });
+  } catch (error) {
+    throw domainError(error, id);
+  }
+}
