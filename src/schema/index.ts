@@ -21,7 +21,9 @@ import './backend-modules';
 import './tunnel-events';
 
 builder.queryType({ description: 'Reads: tunnels, endpoints and HTTPS edge route backend modules.' });
-builder.mutationType({ description: 'Writes: cloud endpoints and the backend module of an HTTPS edge route.' });
+builder.mutationType({
+  description: 'Writes: cloud endpoints and the backend module of an HTTPS edge route.',
+});
 builder.subscriptionType({
   description: 'Live streams over GraphQL over SSE or the graphql-ws WebSocket protocol on /graphql.',
 });

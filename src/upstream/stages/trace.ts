@@ -20,7 +20,6 @@ export interface UpstreamTracing {
   readonly propagator: TextMapPropagator;
 }
 
-/** What one traced attempt carries down the stages. */
 /** Each route's path template, as the upstream documents it (OTel: url.template). */
 const URL_TEMPLATES: Readonly<Record<RouteName, string>> = {
   listTunnels: '/tunnels',
@@ -28,6 +27,11 @@ const URL_TEMPLATES: Readonly<Record<RouteName, string>> = {
   getBackend: '/edges/https/{edge_id}/routes/{id}/backend',
   replaceBackend: '/edges/https/{edge_id}/routes/{id}/backend',
   deleteBackend: '/edges/https/{edge_id}/routes/{id}/backend',
+  listEndpoints: '/endpoints',
+  createEndpoint: '/endpoints',
+  getEndpoint: '/endpoints/{id}',
+  updateEndpoint: '/endpoints/{id}',
+  deleteEndpoint: '/endpoints/{id}',
 };
 
 // OpenTelemetry's HTTP client span attributes (semantic conventions), spelled out: the constants
