@@ -6,13 +6,20 @@
 // - unknown-commands: every command is refused as unknown, quoting its arguments as Redis does
 //   (what a Redis-compatible server without AUTH would say to the password);
 // - random: seeded random bytes pour into every connection, the client's end of it ignored as a
-//   hostile endpoint may, until the client tears the connection down.
+//   hostile endpoint may, until the client tears the connection down;
+// - delayed: relayed both ways, every reply from redis-server held back `delayMs` (a stalled server).
 // Connections open when it turns bad keep going, now answered badly; any other change drops every
 // connection, so clients start afresh.
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { Rng } from '../../src/sandbox/rng';
 
-export type BadRedisMode = 'relay' | 'oversized' | 'after-handshake' | 'unknown-commands' | 'random';
+export type BadRedisMode =
+  | 'relay'
+  | 'oversized'
+  | 'after-handshake'
+  | 'unknown-commands'
+  | 'random'
+  | 'delayed';
 
 /** The reply redis-parser 3.0.0 cannot build: `new Array(4294967296)` throws a RangeError. */
 export const OVERSIZED_ARRAY_HEADER = '*4294967296\r\n';
@@ -46,6 +53,8 @@ export class BadRedis {
   private readonly sockets = new Set<Socket>();
   /** The reply to every command after the handshake in `after-handshake` mode. */
   answer = OVERSIZED_ARRAY_HEADER;
+  /** How long every reply is held back in `delayed` mode. */
+  delayMs = 3_000;
   /** Connections accepted so far. */
   connections = 0;
   /** Connections given random bytes so far: each got the seed plus its number in that order. */
@@ -99,6 +108,10 @@ export class BadRedis {
         redis.on('error', () => socket.destroy());
         redis.on('data', (answer) => {
           if (this.current === 'relay' || this.current === 'after-handshake') socket.write(answer);
+          else if (this.current === 'delayed')
+            setTimeout(() => {
+              if (!socket.destroyed) socket.write(answer);
+            }, this.delayMs);
         });
       }
       redis.write(chunk);
@@ -114,7 +127,8 @@ export class BadRedis {
       const commands = commandsIn(chunk);
       const handshake = commands.every(([name = '']) => HANDSHAKE.has(name.toLowerCase()));
       if (this.current === 'unknown-commands') socket.write(commands.map(unknownCommand).join(''));
-      else if (this.current === 'relay' || (this.current === 'after-handshake' && handshake)) relay(chunk);
+      else if (this.current === 'relay' || this.current === 'delayed') relay(chunk);
+      else if (this.current === 'after-handshake' && handshake) relay(chunk);
       else if (this.current === 'after-handshake') socket.write(this.answer);
       else if (this.current === 'oversized') socket.write(OVERSIZED_ARRAY_HEADER);
     });
