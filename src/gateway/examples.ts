@@ -193,6 +193,66 @@ mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
 `,
   },
   {
+    name: 'Endpoints',
+    variables: () => ({ first: 10, filter: { types: ['AGENT', 'CLOUD'] } }),
+    document: /* GraphQL */ `# Endpoints, newest first, filtered upstream; an agent endpoint's tunnel joined (2 upstream calls in all).
+query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
+  endpoints(first: $first, after: $after, filter: $filter) {
+    nodes {
+      id
+      url
+      type
+      typeName
+      bindings
+      trafficPolicy
+      tunnel {
+        node {
+          ... on Tunnel {
+            id
+            region
+            forwardsTo
+          }
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'CreateEndpoint',
+    variables: () => ({
+      url: 'https://new-app.example.com',
+      trafficPolicy:
+        'on_http_request:\n  - actions:\n      - type: custom-response\n        config:\n          status_code: 200\n',
+    }),
+    document: /* GraphQL */ `# Creates a cloud endpoint with its Traffic Policy. Expected failures (a taken URL, a bad policy) are data.
+mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: String) {
+  createCloudEndpoint(input: { url: $url, trafficPolicy: $trafficPolicy, description: $description }) {
+    __typename
+    ... on CreateCloudEndpointPayload {
+      endpoint {
+        id
+        url
+        type
+        trafficPolicy
+        createdAt
+      }
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+`,
+  },
+  {
     name: 'TunnelEvents',
     variables: () => ({ includeCurrent: true }),
     document: /* GraphQL */ `# Live: an ONLINE event for every tunnel online now (includeCurrent), then each tunnel that comes online or goes offline.

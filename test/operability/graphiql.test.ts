@@ -76,6 +76,8 @@ describe('GraphiQL on the embedded stand-in', () => {
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
+      'Endpoints',
+      'CreateEndpoint',
       'TunnelEvents',
     ]);
     expect(tabs.every((t) => t.headers === undefined)).toBe(true);
@@ -88,6 +90,8 @@ describe('GraphiQL on the embedded stand-in', () => {
       route,
       { ...route, backendId: ids?.backendId, enabled: true },
       route,
+      { first: 10, filter: { types: ['AGENT', 'CLOUD'] } },
+      { url: 'https://new-app.example.com', trafficPolicy: expect.stringContaining('on_http_request') },
       { includeCurrent: true },
     ]);
   });
@@ -125,7 +129,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       results.push(body.data ?? {});
     }
     const ids = exampleIdsFrom(demoData());
-    const [page, one, byIds, module, replaced, deleted, event] = results as Record<
+    const [page, one, byIds, module, replaced, deleted, endpoints, created, event] = results as Record<
       string,
       Record<string, unknown>
     >[];
@@ -147,6 +151,18 @@ describe('GraphiQL on the embedded stand-in', () => {
       __typename: 'DeleteHttpsEdgeRouteBackendPayload',
       edgeId: ids?.edgeId,
       routeId: ids?.routeId,
+    });
+    // Filtered upstream; the agent endpoints' tunnels joined through Ref.node.
+    const listed = (endpoints?.endpoints as { nodes: { type: string; tunnel: { node: unknown } | null }[] })
+      .nodes;
+    expect(listed).toHaveLength(10);
+    for (const e of listed) {
+      expect(['AGENT', 'CLOUD']).toContain(e.type);
+      if (e.type === 'AGENT') expect(e.tunnel?.node).toMatchObject({ id: expect.stringMatching(/^tn_/) });
+    }
+    expect(created?.createCloudEndpoint).toMatchObject({
+      __typename: 'CreateCloudEndpointPayload',
+      endpoint: { url: 'https://new-app.example.com', type: 'CLOUD' },
     });
     expect(event?.tunnelEvents).toMatchObject({ kind: 'ONLINE', tunnelId: expect.stringMatching(/^tn_/) });
   });

@@ -41,7 +41,7 @@ describe('the example operations', () => {
   });
   afterAll(() => stack.close());
 
-  it('are the seven named operations, in GraphiQL’s tab order', () => {
+  it('are the nine named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
       'TunnelsPage',
       'OneTunnel',
@@ -49,6 +49,8 @@ describe('the example operations', () => {
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
+      'Endpoints',
+      'CreateEndpoint',
       'TunnelEvents',
     ]);
     expect(ids).toBeDefined();

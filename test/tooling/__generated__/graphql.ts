@@ -4,6 +4,27 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/**
+ * Server-side filter: every set field must match (AND); a list matches any of its values (OR).
+ * The gateway compiles it into the upstream's own filter expression, so a filtered page costs the
+ * same upstream calls as an unfiltered one.
+ */
+export type EndpointFilter = {
+  /** Endpoints created at or after this instant. */
+  createdAfter?: string | null | undefined;
+  /** Any of these types. */
+  types?: Array<EndpointType> | null | undefined;
+  /** Exact URLs (at most 100). */
+  urls?: Array<string> | null | undefined;
+};
+
+/** Where an endpoint lives: started by an agent (lives as long as the agent) or kept in the cloud. */
+export type EndpointType =
+  /** Started by an agent; lives as long as the agent. */
+  | 'AGENT'
+  /** Kept in the cloud until deleted; serves its Traffic Policy. */
+  | 'CLOUD';
+
 /** What happened to a tunnel between two observations of the account's tunnel list. */
 export type TunnelEventKind =
   /** The tunnel was in the previous observation and is no longer online. */
@@ -83,6 +104,30 @@ export type DeleteBackendMutation = { deleteHttpsEdgeRouteBackend:
     | { __typename: 'DeleteHttpsEdgeRouteBackendPayload', edgeId: string, routeId: string }
     | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
     | { __typename: 'NotFoundError', code: string, message: string, id: string | null }
+   };
+
+export type EndpointsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: EndpointFilter | null | undefined;
+}>;
+
+
+export type EndpointsQuery = { endpoints: { nodes: Array<{ id: string, url: string, type: EndpointType | null, typeName: string, bindings: Array<string>, trafficPolicy: string | null, tunnel: { node:
+          | { id: string, region: string, forwardsTo: string | null }
+          | Record<PropertyKey, never>
+         | null } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateEndpointMutationVariables = Exact<{
+  url: string;
+  trafficPolicy: string;
+  description?: string | null | undefined;
+}>;
+
+
+export type CreateEndpointMutation = { createCloudEndpoint:
+    | { __typename: 'CreateCloudEndpointPayload', endpoint: { id: string, url: string, type: EndpointType | null, trafficPolicy: string | null, createdAt: string } }
+    | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
    };
 
 export type TunnelEventsSubscriptionVariables = Exact<{
@@ -245,6 +290,56 @@ export const DeleteBackendDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:ff866c5b814298687bd836183f2589468ef1238ec67865b678db64c7ee2fa19a"}) as unknown as TypedDocumentString<DeleteBackendMutation, DeleteBackendMutationVariables>;
+export const EndpointsDocument = new TypedDocumentString(`
+    query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
+  endpoints(first: $first, after: $after, filter: $filter) {
+    nodes {
+      id
+      url
+      type
+      typeName
+      bindings
+      trafficPolicy
+      tunnel {
+        node {
+          ... on Tunnel {
+            id
+            region
+            forwardsTo
+          }
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `, {"hash":"sha256:3dd67d34f0600f45367c6b6259f3e33c29751797be74be5c3ec9f0ed54ed7c26"}) as unknown as TypedDocumentString<EndpointsQuery, EndpointsQueryVariables>;
+export const CreateEndpointDocument = new TypedDocumentString(`
+    mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: String) {
+  createCloudEndpoint(
+    input: {url: $url, trafficPolicy: $trafficPolicy, description: $description}
+  ) {
+    __typename
+    ... on CreateCloudEndpointPayload {
+      endpoint {
+        id
+        url
+        type
+        trafficPolicy
+        createdAt
+      }
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+    `, {"hash":"sha256:7bd4a4b734144ba255a01448c4abec552408795069159cc2e10e63a2c47897ca"}) as unknown as TypedDocumentString<CreateEndpointMutation, CreateEndpointMutationVariables>;
 export const TunnelEventsDocument = new TypedDocumentString(`
     subscription TunnelEvents($includeCurrent: Boolean = false) {
   tunnelEvents(includeCurrent: $includeCurrent) {
