@@ -77,7 +77,13 @@ export function attachWebSocket(
     try {
       const refused = upgradeRefusal(gateway.guards, config, headersOf(request));
       if (refused) return refuseUpgrade(socket, refused, request.headers.accept ?? null);
-      wss.handleUpgrade(request, socket, head, (ws) => wss.emit('connection', ws, request));
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        wss.emit('connection', ws, request);
+        // A socket's 'error' is a client's protocol fault (an oversized or malformed frame) that ws has
+        // already answered with its close code (1009, 1002...); graphql-ws would print it to the console.
+        ws.removeAllListeners('error');
+        ws.on('error', () => {});
+      });
     } catch {
       // An event handler: a throw here would end the process.
       socket.destroy();
