@@ -153,8 +153,8 @@ describe('GraphiQL on the embedded stand-in', () => {
       routeId: ids?.routeId,
     });
     // Filtered upstream; the agent endpoints' tunnels joined through Ref.node.
-    const listed = (endpoints?.endpoints as { nodes: { type: string; tunnel: { node: unknown } | null }[] })
-      .nodes;
+    type Listed = { nodes: { type: string; tunnel: { node: unknown } | null }[] };
+    const listed = (endpoints?.endpoints as Listed | undefined)?.nodes ?? [];
     expect(listed).toHaveLength(10);
     for (const e of listed) {
       expect(['AGENT', 'CLOUD']).toContain(e.type);
