@@ -5,7 +5,7 @@
 // No AsyncLocalStorage: errors of an operation are tied to their request as they leave execution,
 // so the masking and yoga's own log lines still name the request.
 import { randomUUID } from 'node:crypto';
-import { type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin, type YogaLogger } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
@@ -130,6 +130,15 @@ function noteErrorsOf(result: ExecutionResult, requestId: string): void {
 /** The yoga plugin writing one line per request and the X-Request-Id response header. */
 export function createRequestLog(logger: Logger): RequestLog {
   const records = new WeakMap<Request, RequestRecord>();
+  /** The record of the request an operation belongs to, with the operation noted in it. */
+  const executing = (args: ExecutionArgs): RequestRecord | undefined => {
+    const request = (args.contextValue as { request?: Request }).request;
+    const record = request && records.get(request);
+    if (!record) return undefined;
+    const operation = getOperationAST(args.document, args.operationName);
+    if (operation) record.executed.push({ name: operation.name?.value, type: operation.operation });
+    return record;
+  };
   const plugin: Plugin = {
     // Instrumentation, not onRequest: it sees every request, those yoga's own plugins answer too (/health).
     instrumentation: {
@@ -153,11 +162,8 @@ export function createRequestLog(logger: Logger): RequestLog {
       if (typeof params.operationName === 'string') record.requested.push(params.operationName);
     },
     onExecute({ args }) {
-      const request = (args.contextValue as { request?: Request }).request;
-      const record = request && records.get(request);
+      const record = executing(args);
       if (!record) return;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (operation) record.executed.push({ name: operation.name?.value, type: operation.operation });
       // Runs before yoga's masking (a plugin of its own, after the gateway's).
       return {
         onExecuteDone: (payload) =>
@@ -165,11 +171,8 @@ export function createRequestLog(logger: Logger): RequestLog {
       };
     },
     onSubscribe({ args }) {
-      const request = (args.contextValue as { request?: Request }).request;
-      const record = request && records.get(request);
+      const record = executing(args);
       if (!record) return;
-      const operation = getOperationAST(args.document, args.operationName);
-      if (operation) record.executed.push({ name: operation.name?.value, type: operation.operation });
       return {
         onSubscribeResult: ({ result }) => {
           if (!(Symbol.asyncIterator in result)) return noteErrorsOf(result, record.id);
