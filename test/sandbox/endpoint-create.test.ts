@@ -1,41 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CloudEndpoint,
-  makeTunnels,
-  newId,
-  type Sandbox,
-  startSandbox,
-  type UpstreamEndpoint,
-} from '../../src/sandbox';
-import { cloudsAmong, expectMsg, POLICY, suffix, YAML_POLICY } from './endpoint-fixtures';
+import { describe, expect, it } from 'vitest';
+import { newId, type UpstreamEndpoint } from '../../src/sandbox';
+import { expectMsg, POLICY, suffix, WRITES, writableStandIn, YAML_POLICY } from './endpoint-fixtures';
 import { call, type EndpointListBody, expectApiError, expectRawError, headersFor, raw } from './helpers';
 
 // POST and GET /endpoints/{id}: cloud endpoints only, each refusal a 400 whose msg says what is
 // wrong, and nothing stored when refused.
 
-const WRITES = 'writes-key';
-const writeTunnels = makeTunnels(6, { seed: 22, kind: 'agent' });
-
-let sandbox: Sandbox;
-let writesSeed: CloudEndpoint[];
-
-beforeAll(async () => {
-  writesSeed = cloudsAmong(writeTunnels, 3, 'w');
-  sandbox = await startSandbox({
-    accounts: {
-      [WRITES]: { tunnels: writeTunnels, endpoints: writesSeed },
-      'empty-key': {},
-    },
-    rateLimit: false,
-  });
-});
-afterAll(() => sandbox.close());
-
-const endpointsUrl = (query = '') => `${sandbox.url}/endpoints${query}`;
-
-async function create(body: unknown, key = WRITES) {
-  return call(endpointsUrl(), { key, method: 'POST', body });
-}
+const standIn = writableStandIn();
+const { endpointsUrl, create, writeTunnels } = standIn;
 
 describe('cloud endpoints: create and get', () => {
   it('creates with 201, lists first, and GET answers the same body', async () => {
@@ -74,7 +46,7 @@ describe('cloud endpoints: create and get', () => {
     expect((await call(endpointsUrl(`/${body.id}`), { key: WRITES })).json).toEqual(body);
     const first = (await call(endpointsUrl('?limit=1'), { key: WRITES })).json as EndpointListBody;
     expect(first.endpoints).toEqual([body]);
-    expect(sandbox.account(WRITES).endpoints?.[0]?.id).toBe(body.id);
+    expect(standIn.sandbox.account(WRITES).endpoints?.[0]?.id).toBe(body.id);
   });
 
   it('defaults bindings by URL, omits what was not given, and takes tcp URLs with a port', async () => {
@@ -184,15 +156,15 @@ describe('cloud endpoints: create and get', () => {
       'The value given for the request parameter pooling_enabled is invalid: expected true or false.',
     ],
   ])('refuses %j with %s', async (body, code, msg) => {
-    const before = sandbox.listEndpoints(WRITES).length;
+    const before = standIn.sandbox.listEndpoints(WRITES).length;
     const answer = await create(body);
     expectApiError(answer, 400, code);
     expectMsg(answer, msg);
-    expect(sandbox.listEndpoints(WRITES)).toHaveLength(before);
+    expect(standIn.sandbox.listEndpoints(WRITES)).toHaveLength(before);
   });
 
   it('refuses a URL another endpoint of the account holds, cloud or agent, and not one of another account', async () => {
-    const taken = writesSeed[1];
+    const taken = standIn.writesSeed[1];
     if (taken === undefined) throw new Error('no seeded endpoint');
     const again = await create({ type: 'cloud', url: `${taken.url}:443`, traffic_policy: POLICY });
     expectApiError(again, 400, 'ERR_NGROK_18009');
@@ -210,13 +182,13 @@ describe('cloud endpoints: create and get', () => {
   });
 
   it('refuses a body without JSON content type or that is not JSON', async () => {
-    const noType = await raw(sandbox.url, '/endpoints', {
+    const noType = await raw(standIn.sandbox.url, '/endpoints', {
       method: 'POST',
       headers: headersFor(WRITES),
       body: '{}',
     });
     expectRawError(noType, 400, 'ERR_NGROK_216');
-    const notJson = await raw(sandbox.url, '/endpoints', {
+    const notJson = await raw(standIn.sandbox.url, '/endpoints', {
       method: 'POST',
       headers: { ...headersFor(WRITES), 'content-type': 'application/json' },
       body: '{"url":',
@@ -228,7 +200,7 @@ describe('cloud endpoints: create and get', () => {
     for (const id of [newId('ep'), 'nope', writeTunnels[0]?.id ?? '', 'ep_%2F..']) {
       expectApiError(await call(endpointsUrl(`/${id}`), { key: WRITES }), 404);
     }
-    const id = writesSeed[0]?.id ?? '';
+    const id = standIn.writesSeed[0]?.id ?? '';
     expectApiError(await call(endpointsUrl(`/${id}?limit=1`), { key: WRITES }), 400, 'ERR_NGROK_231');
   });
 });

@@ -1,5 +1,14 @@
-import { expect } from 'vitest';
-import { type CloudEndpoint, newId, type UpstreamTunnel } from '../../src/sandbox';
+import { afterAll, beforeAll, expect } from 'vitest';
+import {
+  type AccountSeed,
+  type CloudEndpoint,
+  makeTunnels,
+  newId,
+  type Sandbox,
+  startSandbox,
+  type UpstreamTunnel,
+} from '../../src/sandbox';
+import { call } from './helpers';
 
 // Shared by the /endpoints tests: policies, the tunnel/endpoint suffix rule, seeded cloud endpoints.
 
@@ -31,4 +40,42 @@ export function cloudsAmong(tunnels: UpstreamTunnel[], count: number, tag: strin
 
 export function expectMsg(answer: { json: unknown }, msg: string): void {
   expect((answer.json as { msg: string }).msg).toBe(msg);
+}
+
+/** The account the write tests change: six agent tunnels and three cloud endpoints. */
+export const WRITES = 'writes-key';
+
+/**
+ * A stand-in for one test file, started before its tests and closed after them: the WRITES account,
+ * an empty one, and the file's own accounts.
+ */
+export function writableStandIn(accounts: () => Record<string, AccountSeed> = () => ({})) {
+  const writeTunnels = makeTunnels(6, { seed: 22, kind: 'agent' });
+  let sandbox: Sandbox | undefined;
+  let writesSeed: CloudEndpoint[] = [];
+  beforeAll(async () => {
+    writesSeed = cloudsAmong(writeTunnels, 3, 'w');
+    sandbox = await startSandbox({
+      accounts: {
+        ...accounts(),
+        [WRITES]: { tunnels: writeTunnels, endpoints: writesSeed },
+        'empty-key': {},
+      },
+      rateLimit: false,
+    });
+  });
+  afterAll(() => sandbox?.close());
+  const standIn = {
+    writeTunnels,
+    get sandbox(): Sandbox {
+      if (!sandbox) throw new Error('the stand-in starts in beforeAll');
+      return sandbox;
+    },
+    get writesSeed(): CloudEndpoint[] {
+      return writesSeed;
+    },
+    endpointsUrl: (query = '') => `${standIn.sandbox.url}/endpoints${query}`,
+    create: (body: unknown, key = WRITES) => call(standIn.endpointsUrl(), { key, method: 'POST', body }),
+  };
+  return standIn;
 }

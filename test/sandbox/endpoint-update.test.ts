@@ -1,41 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CloudEndpoint,
-  makeTunnels,
-  newId,
-  type Sandbox,
-  startSandbox,
-  type UpstreamEndpoint,
-} from '../../src/sandbox';
-import { cloudsAmong, expectMsg, POLICY, suffix } from './endpoint-fixtures';
+import { describe, expect, it } from 'vitest';
+import { newId, type UpstreamEndpoint } from '../../src/sandbox';
+import { expectMsg, POLICY, suffix, WRITES, writableStandIn } from './endpoint-fixtures';
 import { call, expectApiError, headersFor, raw, walkEndpoints } from './helpers';
 
 // PATCH and DELETE /endpoints/{id} and the programmatic add / touch / remove: fields not sent
 // unchanged, updated_at strictly later on every update, each refusal a 400 saying what is wrong.
 
-const WRITES = 'writes-key';
-const writeTunnels = makeTunnels(6, { seed: 22, kind: 'agent' });
-
-let sandbox: Sandbox;
-let writesSeed: CloudEndpoint[];
-
-beforeAll(async () => {
-  writesSeed = cloudsAmong(writeTunnels, 3, 'w');
-  sandbox = await startSandbox({
-    accounts: {
-      [WRITES]: { tunnels: writeTunnels, endpoints: writesSeed },
-      'empty-key': {},
-    },
-    rateLimit: false,
-  });
-});
-afterAll(() => sandbox.close());
-
-const endpointsUrl = (query = '') => `${sandbox.url}/endpoints${query}`;
-
-async function create(body: unknown, key = WRITES) {
-  return call(endpointsUrl(), { key, method: 'POST', body });
-}
+const standIn = writableStandIn();
+const { endpointsUrl, create, writeTunnels } = standIn;
 
 describe('cloud endpoints: update and delete', () => {
   async function fresh(url: string): Promise<UpstreamEndpoint> {
@@ -88,7 +60,7 @@ describe('cloud endpoints: update and delete', () => {
 
   it('refuses each bad update with a 400 whose msg says what is wrong, and changes nothing', async () => {
     const target = await fresh('https://refuse-me.example.com');
-    const other = writesSeed[1];
+    const other = standIn.writesSeed[1];
     const cases: [unknown, string, string][] = [
       [
         {},
@@ -143,7 +115,7 @@ describe('cloud endpoints: update and delete', () => {
 
   it('deletes with 204 and no body; the id is then unknown', async () => {
     const target = await fresh('https://delete-me.example.com');
-    const answer = await raw(sandbox.url, `/endpoints/${target.id}`, {
+    const answer = await raw(standIn.sandbox.url, `/endpoints/${target.id}`, {
       method: 'DELETE',
       headers: headersFor(WRITES),
     });
@@ -152,7 +124,7 @@ describe('cloud endpoints: update and delete', () => {
     expect(answer.headers['content-type']).toBeUndefined();
     expectApiError(await call(endpointsUrl(`/${target.id}`), { key: WRITES }), 404);
     expectApiError(await call(endpointsUrl(`/${target.id}`), { key: WRITES, method: 'DELETE' }), 404);
-    expect(sandbox.listEndpoints(WRITES).some((endpoint) => endpoint.id === target.id)).toBe(false);
+    expect(standIn.sandbox.listEndpoints(WRITES).some((endpoint) => endpoint.id === target.id)).toBe(false);
     // The URL is free again.
     expect((await create({ type: 'cloud', url: target.url, traffic_policy: POLICY })).status).toBe(201);
   });
@@ -160,35 +132,40 @@ describe('cloud endpoints: update and delete', () => {
 
 describe('programmatic API', () => {
   it('adds (generated or given), touches, removes and lists cloud endpoints', async () => {
-    const added = sandbox.addEndpoint(WRITES);
+    const added = standIn.sandbox.addEndpoint(WRITES);
     expect(added.id).toMatch(/^ep_[0-9A-Za-z]{27}$/);
-    expect(sandbox.listEndpoints(WRITES)[0]?.id).toBe(added.id);
-    const given = sandbox.addEndpoint(WRITES, { url: 'https://given.example.com', description: 'given' });
+    expect(standIn.sandbox.listEndpoints(WRITES)[0]?.id).toBe(added.id);
+    const given = standIn.sandbox.addEndpoint(WRITES, {
+      url: 'https://given.example.com',
+      description: 'given',
+    });
     expect(given).toMatchObject({
       url: 'https://given.example.com',
       description: 'given',
       bindings: ['public'],
     });
-    expect(() => sandbox.addEndpoint(WRITES, { url: 'https://given.example.com' })).toThrow(
+    expect(() => standIn.sandbox.addEndpoint(WRITES, { url: 'https://given.example.com' })).toThrow(
       `This account already has an endpoint on the URL https://given.example.com: ${given.id}.`,
     );
-    expect(() => sandbox.addEndpoint(WRITES, { traffic_policy: 'nope: []' })).toThrow(/unknown phase nope/);
+    expect(() => standIn.sandbox.addEndpoint(WRITES, { traffic_policy: 'nope: []' })).toThrow(
+      /unknown phase nope/,
+    );
 
-    const touched = sandbox.touchEndpoint(WRITES, given.id);
+    const touched = standIn.sandbox.touchEndpoint(WRITES, given.id);
     expect(Date.parse(touched?.updated_at ?? '')).toBeGreaterThan(Date.parse(given.updated_at));
     expect({ ...touched, updated_at: given.updated_at }).toEqual(given);
     const served = (await call(endpointsUrl(`/${given.id}`), { key: WRITES })).json as UpstreamEndpoint;
     expect(served.updated_at).toBe(touched?.updated_at);
-    expect(sandbox.touchEndpoint(WRITES, `ep_${suffix(writeTunnels[0]?.id ?? '')}`)).toBeUndefined();
-    expect(sandbox.touchEndpoint(WRITES, newId('ep'))).toBeUndefined();
+    expect(standIn.sandbox.touchEndpoint(WRITES, `ep_${suffix(writeTunnels[0]?.id ?? '')}`)).toBeUndefined();
+    expect(standIn.sandbox.touchEndpoint(WRITES, newId('ep'))).toBeUndefined();
 
-    expect(sandbox.removeEndpoint(WRITES, given.id)).toBe(true);
-    expect(sandbox.removeEndpoint(WRITES, given.id)).toBe(false);
-    expect(sandbox.removeEndpoint(WRITES, `ep_${suffix(writeTunnels[0]?.id ?? '')}`)).toBe(false);
+    expect(standIn.sandbox.removeEndpoint(WRITES, given.id)).toBe(true);
+    expect(standIn.sandbox.removeEndpoint(WRITES, given.id)).toBe(false);
+    expect(standIn.sandbox.removeEndpoint(WRITES, `ep_${suffix(writeTunnels[0]?.id ?? '')}`)).toBe(false);
     const pages = await walkEndpoints(endpointsUrl('?limit=3'), WRITES);
-    expect(pages.flatMap((page) => page.endpoints)).toEqual(sandbox.listEndpoints(WRITES));
-    expect(sandbox.account(WRITES).endpoints?.map((endpoint) => endpoint.id)).toEqual(
-      sandbox
+    expect(pages.flatMap((page) => page.endpoints)).toEqual(standIn.sandbox.listEndpoints(WRITES));
+    expect(standIn.sandbox.account(WRITES).endpoints?.map((endpoint) => endpoint.id)).toEqual(
+      standIn.sandbox
         .listEndpoints(WRITES)
         .filter((endpoint) => endpoint.type === 'cloud')
         .map((endpoint) => endpoint.id),

@@ -1,13 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CloudEndpoint,
-  makeTunnels,
-  newId,
-  type Sandbox,
-  startSandbox,
-  type UpstreamEndpoint,
-} from '../../src/sandbox';
-import { cloudsAmong, expectMsg, isAgent, suffix } from './endpoint-fixtures';
+import { describe, expect, it } from 'vitest';
+import { makeTunnels, newId, startSandbox, type UpstreamEndpoint } from '../../src/sandbox';
+import { cloudsAmong, expectMsg, isAgent, suffix, WRITES, writableStandIn } from './endpoint-fixtures';
 import {
   call,
   type EndpointListBody,
@@ -23,35 +16,14 @@ import {
 // agent tunnels, and what every route gets (auth, version, call counts, faults, rate limit).
 
 const KEY = 'endpoints-key';
-const WRITES = 'writes-key';
 const tunnels = makeTunnels(160, { seed: 21 });
 const clouds = cloudsAmong(tunnels, 40, 'list');
 const expectedIds = [...tunnels.filter(isAgent).map((t) => `ep_${suffix(t.id)}`), ...clouds.map((c) => c.id)]
   .sort()
   .reverse();
-const writeTunnels = makeTunnels(6, { seed: 22, kind: 'agent' });
 
-let sandbox: Sandbox;
-let writesSeed: CloudEndpoint[];
-
-beforeAll(async () => {
-  writesSeed = cloudsAmong(writeTunnels, 3, 'w');
-  sandbox = await startSandbox({
-    accounts: {
-      [KEY]: { tunnels, endpoints: clouds },
-      [WRITES]: { tunnels: writeTunnels, endpoints: writesSeed },
-      'empty-key': {},
-    },
-    rateLimit: false,
-  });
-});
-afterAll(() => sandbox.close());
-
-const endpointsUrl = (query = '') => `${sandbox.url}/endpoints${query}`;
-
-async function create(body: unknown, key = WRITES) {
-  return call(endpointsUrl(), { key, method: 'POST', body });
-}
+const standIn = writableStandIn(() => ({ [KEY]: { tunnels, endpoints: clouds } }));
+const { endpointsUrl, create, writeTunnels } = standIn;
 
 describe('GET /endpoints paging', () => {
   it.each([1, 7, 100])(
@@ -103,7 +75,7 @@ describe('GET /endpoints paging', () => {
     expectMsg(wrongKind, `The ID ${tunnelId} is invalid; expected an ID with the prefix ep.`);
     expectApiError(await call(endpointsUrl('?region=us'), { key: KEY }), 400, 'ERR_NGROK_231');
     expectApiError(await call(endpointsUrl('?limit=1&limit=2'), { key: KEY }), 400, 'ERR_NGROK_232');
-    const withBody = await raw(sandbox.url, '/endpoints', {
+    const withBody = await raw(standIn.sandbox.url, '/endpoints', {
       headers: { ...headersFor(KEY), 'content-type': 'application/json' },
       body: '{}',
     });
@@ -121,7 +93,7 @@ describe('GET /endpoints paging', () => {
 
 describe('agent endpoints', () => {
   it('exist for exactly the agent tunnels, with the tunnel suffix and the tunnel facts', async () => {
-    const listed = sandbox.listEndpoints(KEY);
+    const listed = standIn.sandbox.listEndpoints(KEY);
     const byId = new Map(listed.map((endpoint) => [endpoint.id, endpoint]));
     for (const tunnel of tunnels) {
       const id = `ep_${suffix(tunnel.id)}`;
@@ -140,10 +112,10 @@ describe('agent endpoints', () => {
         created_at: tunnel.started_at,
         updated_at: tunnel.started_at,
         upstream_url: tunnel.forwards_to,
-        tunnel: { id: tunnel.id, uri: `${sandbox.url}/tunnels/${tunnel.id}` },
+        tunnel: { id: tunnel.id, uri: `${standIn.sandbox.url}/tunnels/${tunnel.id}` },
         tunnel_session: {
           id: tunnel.tunnel_session.id,
-          uri: `${sandbox.url}/tunnel_sessions/${tunnel.tunnel_session.id}`,
+          uri: `${standIn.sandbox.url}/tunnel_sessions/${tunnel.tunnel_session.id}`,
         },
         bindings: ['public'],
         uri: endpointsUrl(`/${id}`),
@@ -173,13 +145,13 @@ describe('agent endpoints', () => {
       port: Number(port),
       type: 'agent',
       metadata: tcp.metadata,
-      tunnel: { id: tcp.id, uri: `${sandbox.url}/tunnels/${tcp.id}` },
+      tunnel: { id: tcp.id, uri: `${standIn.sandbox.url}/tunnels/${tcp.id}` },
       upstream_url: tcp.forwards_to,
       url,
       bindings: ['public'],
       tunnel_session: {
         id: tcp.tunnel_session.id,
-        uri: `${sandbox.url}/tunnel_sessions/${tcp.tunnel_session.id}`,
+        uri: `${standIn.sandbox.url}/tunnel_sessions/${tcp.tunnel_session.id}`,
       },
       uri: endpointsUrl(`/${id}`),
       pooling_enabled: false,
@@ -190,12 +162,12 @@ describe('agent endpoints', () => {
     const [agent] = makeTunnels(1, { seed: 23, kind: 'agent', start: new Date('2030-01-01T00:00:00Z') });
     if (agent === undefined) throw new Error('no tunnel');
     const id = `ep_${suffix(agent.id)}`;
-    sandbox.addTunnel(WRITES, agent);
+    standIn.sandbox.addTunnel(WRITES, agent);
     const first = (await call(endpointsUrl('?limit=1'), { key: WRITES })).json as EndpointListBody;
     expect(first.endpoints[0]?.id).toBe(id);
-    expect(sandbox.removeTunnel(WRITES, agent.id)).toBe(true);
+    expect(standIn.sandbox.removeTunnel(WRITES, agent.id)).toBe(true);
     expectApiError(await call(endpointsUrl(`/${id}`), { key: WRITES }), 404);
-    expect(sandbox.listEndpoints(WRITES).some((endpoint) => endpoint.id === id)).toBe(false);
+    expect(standIn.sandbox.listEndpoints(WRITES).some((endpoint) => endpoint.id === id)).toBe(false);
   });
 
   it('refuses PATCH and DELETE with a 400 saying agent endpoints are read-only', async () => {
@@ -217,8 +189,8 @@ describe('agent endpoints', () => {
 
 describe('everything other routes get', () => {
   it('counts calls per route and takes faults per route', async () => {
-    sandbox.resetCalls();
-    const id = writesSeed[0]?.id ?? '';
+    standIn.sandbox.resetCalls();
+    const id = standIn.writesSeed[0]?.id ?? '';
     await call(endpointsUrl(), { key: WRITES });
     await call(endpointsUrl(`/${id}`), { key: WRITES });
     await call(endpointsUrl(`/${id}`), { key: WRITES, method: 'PATCH', body: { description: 'counted' } });
@@ -226,13 +198,13 @@ describe('everything other routes get', () => {
     await create({ type: 'agent' });
     expect(
       ['listEndpoints', 'getEndpoint', 'updateEndpoint', 'deleteEndpoint', 'createEndpoint'].map((route) =>
-        sandbox.calls(route as 'listEndpoints', WRITES),
+        standIn.sandbox.calls(route as 'listEndpoints', WRITES),
       ),
     ).toEqual([1, 1, 1, 1, 1]);
-    expect(sandbox.calls('listTunnels')).toBe(0);
+    expect(standIn.sandbox.calls('listTunnels')).toBe(0);
 
-    sandbox.inject('listEndpoints', { kind: 'status', status: 503 });
-    sandbox.inject('getEndpoint', { kind: 'missingField' });
+    standIn.sandbox.inject('listEndpoints', { kind: 'status', status: 503 });
+    standIn.sandbox.inject('getEndpoint', { kind: 'missingField' });
     expectApiError(await call(endpointsUrl(), { key: WRITES }), 503);
     expect((await call(endpointsUrl(), { key: WRITES })).status).toBe(200);
     const missing = (await call(endpointsUrl(`/${id}`), { key: WRITES })).json as Record<string, unknown>;
