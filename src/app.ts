@@ -32,7 +32,6 @@ import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { tracesUrl } from './gateway/trace-export';
 import type { Tracing } from './gateway/tracing';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
-import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
@@ -110,13 +109,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
     transport,
   });
   const persisted = persistedOperations(config.persisted, schema);
-  // With REDIS_URL: one poller per credential for the cluster, its snapshot and events shared.
-  const live = new LiveEvents(config, {
-    transport,
-    registry: metrics.registry,
-    logger,
-    ...clusterLiveDeps(shared, config.live),
-  });
+  // One poller per credential (for the cluster with REDIS_URL), its snapshots and events shared.
+  const live = new LiveEvents(config, { transport, registry: metrics.registry, logger, shared });
 
   const maskError = createMaskError(maskLoggerOf(logger));
   // GraphiQL's page, built and compressed once, served with an ETag.

@@ -3,6 +3,7 @@
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
 import type { SubscriberLink } from './live/backlog';
+import type { EndpointWrite } from './live/endpoint-events';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
 import { EndpointLookup } from './loaders/endpoint-lookup';
@@ -26,6 +27,10 @@ export interface Context {
   readonly authenticated: boolean;
   /** This credential's live tunnel events (Subscription.tunnelEvents); refuses without a credential. */
   readonly tunnelEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
+  /** This credential's live endpoint events (Subscription.endpointEvents); refuses without a credential. */
+  readonly endpointEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
+  /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
+  readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
 }
 
 export function createContext(
@@ -48,7 +53,15 @@ export function createContext(
     tunnelEvents: (includeCurrent) => {
       if (credential === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(credential.apiKey, includeCurrent, link);
+      return live.subscribe(credential.apiKey, 'tunnels', includeCurrent, link);
+    },
+    endpointEvents: (includeCurrent) => {
+      if (credential === null) throw missingCredential();
+      if (!live) throw new Error('live events are not set up for this gateway');
+      return live.subscribe(credential.apiKey, 'endpoints', includeCurrent, link);
+    },
+    endpointWritten: async (write) => {
+      if (credential !== null) await live?.endpointWritten(credential.apiKey, write);
     },
   };
 }

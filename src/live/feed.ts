@@ -1,15 +1,16 @@
-// The fan-out of observations to subscribers: yoga's pub/sub with one topic per credential digest.
-// Its event target is in-process, or the shared one over Redis pub/sub (shared-state/shared-events.ts)
-// so every replica's subscribers hear one poller. Messages are plain JSON for that reason.
+// The fan-out of observations to subscribers: yoga's pub/sub with one topic per kind and credential
+// digest. Its event target is in-process, or the shared one over Redis pub/sub
+// (shared-state/shared-events.ts) so every replica's subscribers hear one poller. Messages are plain
+// JSON for that reason.
 import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { ErrorCode, UpstreamInfo } from '../errors';
-import type { TunnelEventPayload } from './snapshot';
+import type { LiveEvent } from './kinds';
 
 export type FeedMessage =
   /** A new poller's first complete observation: nothing changed, but the snapshot is there now. */
   | { readonly type: 'baseline'; readonly version: number }
-  | { readonly type: 'changes'; readonly version: number; readonly events: readonly TunnelEventPayload[] }
+  | { readonly type: 'changes'; readonly version: number; readonly events: readonly LiveEvent[] }
   /** The upstream refused the credential: every stream of it ends with this error. */
   | {
       readonly type: 'ended';
@@ -18,20 +19,22 @@ export type FeedMessage =
       readonly upstream?: UpstreamInfo;
     };
 
-export type Topics = { tunnelEvents: [digest: string, message: FeedMessage] };
+export type Topic = 'tunnelEvents' | 'endpointEvents';
 
-export interface TunnelFeed {
-  publish(digest: string, message: FeedMessage): void;
+export type Topics = Record<Topic, [digest: string, message: FeedMessage]>;
+
+export interface LiveFeed {
+  publish(topic: Topic, digest: string, message: FeedMessage): void;
   /** Attaches `listener` before it returns (in process, no message published afterwards is missed); returns the detach. */
-  listen(digest: string, listener: (message: FeedMessage) => void): () => void;
+  listen(topic: Topic, digest: string, listener: (message: FeedMessage) => void): () => void;
   /** Resolves once what is published from now on reaches the listeners attached so far (Redis confirmed it). */
-  listening(digest: string): Promise<void>;
+  listening(topic: Topic, digest: string): Promise<void>;
 }
 
 /** Resolves when the event target delivers what is published from now on to `topic`'s listeners. */
 export type Subscribed = (topic: string) => Promise<void>;
 
-export class PubSubFeed implements TunnelFeed {
+export class PubSubFeed implements LiveFeed {
   private readonly pubSub: PubSub<Topics>;
 
   /** `eventTarget`: in-process when omitted; a Redis one shares the feed across replicas. */
@@ -47,17 +50,17 @@ export class PubSubFeed implements TunnelFeed {
     });
   }
 
-  publish(digest: string, message: FeedMessage): void {
-    this.pubSub.publish('tunnelEvents', digest, message);
+  publish(topic: Topic, digest: string, message: FeedMessage): void {
+    this.pubSub.publish(topic, digest, message);
   }
 
-  async listening(digest: string): Promise<void> {
+  async listening(topic: Topic, digest: string): Promise<void> {
     // yoga's createPubSub names the topic of an id `<routing key>:<id>`.
-    await this.subscribed?.(`tunnelEvents:${digest}`);
+    await this.subscribed?.(`${topic}:${digest}`);
   }
 
-  listen(digest: string, listener: (message: FeedMessage) => void): () => void {
-    const iterator = this.pubSub.subscribe('tunnelEvents', digest)[Symbol.asyncIterator]();
+  listen(topic: Topic, digest: string, listener: (message: FeedMessage) => void): () => void {
+    const iterator = this.pubSub.subscribe(topic, digest)[Symbol.asyncIterator]();
     let detached = false;
     // The first next() runs the subscription's executor, which adds the event listener synchronously.
     const pump = async () => {

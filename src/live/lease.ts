@@ -1,6 +1,6 @@
-// "Who polls this credential": one poller per credential. In one process the lease is always
-// granted; with Redis one replica holds it, renews it while it polls, and another replica takes
-// over once it expires (the holder died) or is released (the holder's subscribers left).
+// "Who polls this credential": one poller per credential. The lease lives in the shared lease store
+// (Redis, or this process): one replica holds it, renews it while it polls, and another replica
+// takes over once it expires (the holder died) or is released (the holder's subscribers left).
 import { randomUUID } from 'node:crypto';
 import type { LeaseStore } from '../shared-state/lease';
 
@@ -14,22 +14,8 @@ export interface PollLease {
   release(digest: string): Promise<void>;
 }
 
-export class LocalLease implements PollLease {
-  readonly renewMs = Number.POSITIVE_INFINITY;
-
-  async take(): Promise<boolean> {
-    return true;
-  }
-
-  async renew(): Promise<boolean> {
-    return true;
-  }
-
-  async release(): Promise<void> {}
-}
-
 /** The lease in the shared lease store, named by the credential digest (never the credential). */
-export class ClusterLease implements PollLease {
+export class StoredLease implements PollLease {
   readonly renewMs: number;
   /** This process among the replicas; random, so a restarted replica never inherits a lease. */
   private readonly holder = randomUUID();

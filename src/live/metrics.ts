@@ -1,16 +1,16 @@
-// Prometheus metrics of live tunnel events, registered in the gateway's own registry.
+// Prometheus metrics of live events (tunnels and endpoints), registered in the gateway's own registry.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { TunnelEventKind } from './snapshot';
+import type { LiveKind } from './kinds';
 
 export type PollOutcome = 'complete' | 'failed' | 'refused';
 
 export interface LiveMetrics {
-  subscriptions(delta: number): void;
+  subscriptions(list: LiveKind, delta: number): void;
   pollers(delta: number): void;
   standby(delta: number): void;
-  poll(outcome: PollOutcome): void;
+  poll(list: LiveKind, outcome: PollOutcome): void;
   upstreamCalls(count: number): void;
-  sent(kind: TunnelEventKind): void;
+  sent(list: LiveKind, kind: string): void;
   /** A subscriber left more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread and was dropped. */
   tooSlow(transport: string): void;
   /** Bytes held for one subscriber after it queued a message: the peak gauge keeps the largest. */
@@ -22,23 +22,24 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   const registers = [registry];
   const subscriptions = new Gauge({
     name: 'gateway_live_subscriptions',
-    help: 'Open tunnelEvents subscriptions (SSE and WebSocket).',
+    help: 'Open tunnelEvents and endpointEvents subscriptions (SSE and WebSocket), by list (tunnels, endpoints).',
+    labelNames: ['list'] as const,
     registers,
   });
   const pollers = new Gauge({
     name: 'gateway_live_pollers',
-    help: 'Credentials whose tunnel list this process polls now (with REDIS_URL: it holds their lease).',
+    help: 'Credentials whose lists this process polls now (with REDIS_URL: it holds their lease).',
     registers,
   });
   const standby = new Gauge({
     name: 'gateway_live_standby_pollers',
-    help: 'Credentials with subscribers here whose tunnel list another replica polls (this one takes over if it stops).',
+    help: 'Credentials with subscribers here whose lists another replica polls (this one takes over if it stops).',
     registers,
   });
   const polls = new Counter({
     name: 'gateway_live_polls_total',
-    help: 'Walks of a tunnel list: complete (an observation), failed (discarded, backed off), refused (credential refused, poller stopped).',
-    labelNames: ['outcome'] as const,
+    help: 'Walks of a list (tunnels, endpoints): complete (an observation), failed (discarded, backed off), refused (credential refused, poller stopped).',
+    labelNames: ['list', 'outcome'] as const,
     registers,
   });
   const calls = new Counter({
@@ -48,8 +49,8 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   const events = new Counter({
     name: 'gateway_live_events_sent_total',
-    help: 'tunnelEvents sent to subscribers, by kind.',
-    labelNames: ['kind'] as const,
+    help: 'tunnelEvents and endpointEvents sent to subscribers, by list and kind.',
+    labelNames: ['list', 'kind'] as const,
     registers,
   });
   const dropped = new Counter({
@@ -73,12 +74,12 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   let peakBytes = 0;
   return {
-    subscriptions: (delta) => subscriptions.inc(delta),
+    subscriptions: (list, delta) => subscriptions.inc({ list }, delta),
     pollers: (delta) => pollers.inc(delta),
     standby: (delta) => standby.inc(delta),
-    poll: (outcome) => polls.inc({ outcome }),
+    poll: (list, outcome) => polls.inc({ list, outcome }),
     upstreamCalls: (count) => calls.inc(count),
-    sent: (kind) => events.inc({ kind }),
+    sent: (list, kind) => events.inc({ list, kind }),
     tooSlow: (transport) => dropped.inc({ transport }),
     held: (bytes) => {
       if (bytes <= peakBytes) return;

@@ -1,57 +1,65 @@
-// One credential's poller: while it holds the credential's lease, walks the whole tunnel list every
-// interval within the poll budget, diffs each complete walk against the last snapshot and publishes
-// the changes. Without the lease (another replica polls) it waits and asks again, only while it
-// has subscribers. A failed walk is discarded and backed off; a refused credential ends its
-// streams and the poller.
+// One credential's poller: while it holds the credential's lease, walks every list some subscriber
+// wants (tunnels, endpoints: on this replica or, through the shared interest marks, on another)
+// every interval within the poll budget, and publishes each walk's changes (observe.ts). Without the
+// lease (another replica polls) it marks what its subscribers want, waits and asks again, only
+// while it has subscribers. A failed walk is discarded and backed off; a refused credential ends
+// its streams and the poller.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
 import { MINUTE_MS } from '../time';
 import type { NgrokClient, UpstreamTally } from '../upstream';
-import type { RollingBudget } from './budget';
-import type { TunnelFeed } from './feed';
+import type { LiveFeed } from './feed';
+import type { Interest } from './interest';
+import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
 import type { PollLease } from './lease';
 import { LeaseKeeper } from './lease-keeper';
 import type { LiveMetrics } from './metrics';
-import { diffSnapshots, newest, type Snapshot, type SnapshotStore } from './snapshot';
-import { walkTunnels } from './walk';
+import { observe } from './observe';
+import type { Snapshot } from './snapshot';
+import type { Snapshots } from './snapshots';
 
 /** The longest wait after failed walks. */
 const MAX_BACKOFF_MS = MINUTE_MS;
 
+/** The poller's share of its account's upstream budget. */
+export interface PollBudget {
+  /** Poll calls allowed per rolling minute: walks are spaced to fit. */
+  readonly perMinute: number;
+  /** Milliseconds until `calls` more poll calls fit (0: now). */
+  wait(calls: number): Promise<number>;
+  /** Counts calls made (a budget that does not see them itself). */
+  spent?(calls: number): void;
+}
+
 export interface PollerOptions {
   readonly digest: string;
   readonly client: NgrokClient;
-  /** What the client's calls sent upstream (its scope's tally): the budget counts these. */
+  /** What the client's calls sent upstream (its scope's tally). */
   readonly tally: UpstreamTally;
-  readonly store: SnapshotStore;
-  readonly feed: TunnelFeed;
+  readonly snapshots: Snapshots;
+  readonly interest: Interest;
+  readonly feed: LiveFeed;
   readonly lease: PollLease;
-  readonly budget: RollingBudget;
+  readonly budget: PollBudget;
   readonly intervalMs: number;
   /** The transport's retries of one call: a page may cost 1 + retries calls, so that much must fit. */
   readonly retries: number;
   readonly metrics: LiveMetrics;
   readonly logger: Logger;
-  /** Whether this process has subscribers of the credential: only then does it take the lease over. */
-  readonly wanted: () => boolean;
+  /** The kinds this process has subscribers of now: only with some does it take the lease over. */
+  readonly wanted: () => readonly LiveKind[];
   /** The upstream refused the credential; the poller has stopped. */
   readonly onRefused: () => void;
 }
-
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
-
-const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
-  promise.then(
-    (value) => ({ ok: true, value }),
-    (error: unknown) => ({ ok: false, error }),
-  );
 
 const isRefusal = (error: unknown): error is GatewayError =>
   error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
 
 /** Thrown into a walk whose lease went to another replica: its pages are of no use any more. */
 class LeaseLost extends Error {}
+/** Thrown into a walk when the poller stops. */
+class Stopped extends Error {}
 
 export class Poller {
   private stopped = false;
@@ -59,6 +67,12 @@ export class Poller {
   private running: Promise<void> = Promise.resolve();
   private readonly keeper: LeaseKeeper;
   private readonly credential: string;
+  /** This poller's last observation of each kind. */
+  private readonly previous = new Map<LiveKind, Snapshot>();
+  /** Pages of each kind's last walk: the room a walk needs before it starts. */
+  private readonly pages = new Map<LiveKind, number>();
+  /** Upstream calls of the current turn. */
+  private turnCalls = 0;
 
   constructor(private readonly options: PollerOptions) {
     this.credential = options.digest.slice(0, 8);
@@ -76,7 +90,7 @@ export class Poller {
     });
   }
 
-  /** Resolves when the loop has ended and the snapshot is retired (after stop() or a refusal). */
+  /** Resolves when the loop has ended (after stop() or a refusal). */
   get done(): Promise<void> {
     return this.running;
   }
@@ -105,124 +119,132 @@ export class Poller {
 
   /** Waits until `calls` more fit in the budget. */
   private async room(calls: number): Promise<boolean> {
-    for (let wait = this.options.budget.waitFor(calls); wait > 0; wait = this.options.budget.waitFor(calls)) {
+    for (
+      let wait = await this.options.budget.wait(calls);
+      wait > 0;
+      wait = await this.options.budget.wait(calls)
+    ) {
       if (!(await this.pause(wait))) return false;
     }
     return !this.stopped;
   }
 
-  /** Waits until this process holds the lease; false when stopped first. */
+  /** Waits until this process holds the lease, marking meanwhile what its subscribers want. */
   private async holdLease(): Promise<boolean> {
-    const { lease, intervalMs, wanted } = this.options;
+    const { lease, intervalMs, wanted, interest, digest } = this.options;
     const retryMs = Math.min(intervalMs, lease.renewMs);
     while (!this.stopped) {
-      if (wanted() && (await this.keeper.take())) return !this.stopped;
+      const kinds = wanted();
+      if (kinds.length > 0 && (await this.keeper.take())) return !this.stopped;
+      await interest.mark(digest, kinds);
       if (!(await this.pause(retryMs))) return false;
     }
     return false;
   }
 
+  /** One kind's walk and publishing; throws what the walk threw. */
+  private async observeKind(kind: LiveKind): Promise<boolean> {
+    const { retries, tally, metrics } = this.options;
+    if (!(await this.room((this.pages.get(kind) ?? 1) + retries))) throw new Stopped();
+    let walked = 0;
+    const observed = await observe(this.options, kind, this.previous.get(kind), {
+      beforePage: async () => {
+        walked += 1;
+        if (!(await this.room(1 + retries))) throw new Stopped();
+        if (!this.keeper.held) throw new LeaseLost();
+      },
+      call: async (fn) => {
+        const before = tally.calls;
+        try {
+          return await fn();
+        } finally {
+          const calls = tally.calls - before;
+          this.turnCalls += calls;
+          this.options.budget.spent?.(calls);
+          metrics.upstreamCalls(calls);
+        }
+      },
+      stillPolling: () => this.keeper.confirm(),
+    });
+    if (!observed.ok) return false;
+    this.pages.set(kind, Math.max(1, walked));
+    this.previous.set(kind, observed.snapshot);
+    metrics.poll(kind, 'complete');
+    return true;
+  }
+
+  /** The credential was refused: every stream of every kind ends with the error. */
+  private refused(kind: LiveKind, error: GatewayError): void {
+    this.options.metrics.poll(kind, 'refused');
+    this.stopped = true;
+    this.options.onRefused();
+    const message = {
+      type: 'ended',
+      code: error.code,
+      message: error.message,
+      upstream: error.details.upstream,
+    } as const;
+    for (const kind of LIVE_KINDS) this.options.feed.publish(KINDS[kind].topic, this.options.digest, message);
+  }
+
+  /** The wait after a failed walk: the upstream's retryAfter, or a doubling backoff. */
+  private failed(kind: LiveKind, error: unknown, failures: number): number {
+    const { metrics, logger, intervalMs } = this.options;
+    metrics.poll(kind, 'failed');
+    const retryAfterMs = error instanceof GatewayError ? (error.details.retryAfter ?? 0) * 1000 : 0;
+    logger.warn(
+      {
+        credential: this.credential,
+        list: kind,
+        code: error instanceof GatewayError ? error.code : 'INTERNAL_SERVER_ERROR',
+        failures,
+      },
+      'live poll failed; the walk is discarded and retried later',
+    );
+    return Math.max(retryAfterMs, Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures, 10)));
+  }
+
   private async run(): Promise<void> {
-    const { digest, store, feed, metrics, logger, intervalMs, retries } = this.options;
-    const credential = this.credential;
+    const { digest, metrics, logger, intervalMs, interest, wanted, budget } = this.options;
     metrics.standby(1);
     let refused = false;
+    let failures = 0;
     try {
-      let previous: Snapshot | undefined;
-      let pages = 1;
-      let failures = 0;
       while (!this.stopped) {
-        if (!this.keeper.held) {
-          if (!(await this.holdLease())) break;
-          // Taken over (or back): diff against the newest of the shared snapshot and this process's last walk.
-          previous = newest(previous, await store.get(digest));
-        }
-        if (!(await this.room(pages + retries))) break;
+        if (!this.keeper.held && !(await this.holdLease())) break;
         const started = performance.now();
-        let walked = 0;
-        let walkCalls = 0;
-        const outcome = await settle(
-          walkTunnels(this.options.client, {
-            beforePage: async () => {
-              walked += 1;
-              if (!(await this.room(1 + retries))) throw new Error('stopped');
-              if (!this.keeper.held) throw new LeaseLost();
-            },
-            call: async (fn) => {
-              const before = this.options.tally.calls;
-              try {
-                return await fn();
-              } finally {
-                const calls = this.options.tally.calls - before;
-                this.options.budget.record(calls);
-                walkCalls += calls;
-                metrics.upstreamCalls(calls);
-              }
-            },
-          }),
-        );
-        if (this.stopped) break;
-        let delay: number;
-        if (outcome.ok) {
-          // Only the holder publishes: a lease lost during the walk (a stall past its TTL) discards it.
-          if (!(await this.keeper.confirm())) continue;
-          failures = 0;
-          pages = Math.max(1, walked);
-          const next: Snapshot = {
-            // Clock-based, so versions keep growing when another replica takes over (streams skip by version).
-            version: Math.max((previous?.version ?? 0) + 1, Date.now()),
-            observedAt: new Date().toISOString(),
-            tunnels: outcome.value,
-          };
-          await store.set(digest, next);
-          if (previous === undefined) feed.publish(digest, { type: 'baseline', version: next.version });
-          else {
-            const events = diffSnapshots(previous, next);
-            if (events.length > 0) feed.publish(digest, { type: 'changes', version: next.version, events });
+        this.turnCalls = 0;
+        let delay = intervalMs;
+        let kind: LiveKind = 'tunnels';
+        try {
+          let complete = true;
+          for (kind of await interest.wanted(digest, wanted())) {
+            complete = (await this.observeKind(kind)) && complete;
+            if (!this.keeper.held) break;
           }
-          previous = next;
-          metrics.poll('complete');
-          // Evenly spaced within the budget: a walk of n calls every 60 s × n / budget at the soonest.
-          const paced = Math.ceil((MINUTE_MS * walkCalls) / this.options.budget.perMinute);
+          if (!complete) continue;
+          failures = 0;
+          // Evenly spaced within the budget: n calls every 60 s × n / budget at the soonest.
+          const paced = Math.ceil((MINUTE_MS * this.turnCalls) / budget.perMinute);
           delay = Math.max(intervalMs, paced) - (performance.now() - started);
-        } else if (outcome.error instanceof LeaseLost) {
-          continue;
-        } else if (isRefusal(outcome.error)) {
-          const error = outcome.error;
-          refused = true;
-          metrics.poll('refused');
-          this.stopped = true;
-          this.options.onRefused();
-          feed.publish(digest, {
-            type: 'ended',
-            code: error.code,
-            message: error.message,
-            upstream: error.details.upstream,
-          });
-          break;
-        } else {
+        } catch (error) {
+          if (this.stopped || error instanceof Stopped) break;
+          if (error instanceof LeaseLost) continue;
+          if (isRefusal(error)) {
+            refused = true;
+            this.refused(kind, error);
+            break;
+          }
           failures += 1;
-          metrics.poll('failed');
-          const error = outcome.error;
-          const retryAfterMs = error instanceof GatewayError ? (error.details.retryAfter ?? 0) * 1000 : 0;
-          delay = Math.max(retryAfterMs, Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures, 10)));
-          logger.warn(
-            {
-              credential,
-              code: error instanceof GatewayError ? error.code : 'INTERNAL_SERVER_ERROR',
-              failures,
-            },
-            'live poll failed; the walk is discarded and retried later',
-          );
+          delay = this.failed(kind, error, failures);
         }
         if (!(await this.pause(delay))) break;
       }
     } finally {
       const polled = this.keeper.held;
       await this.keeper.release();
-      await store.retire(digest);
       metrics.standby(-1);
-      if (polled) logger.info({ credential, refused }, 'live poller stopped');
+      if (polled) logger.info({ credential: this.credential, refused }, 'live poller stopped');
     }
   }
 }

@@ -1,76 +1,55 @@
-// The last complete observation of an account's tunnels, the diff between two of them, and where
-// observations are kept (in this process, or shared through Redis: shared-snapshots.ts).
-import type { Tunnel } from '../upstream';
+// The last complete observation of one of an account's lists (its tunnels, or its endpoints), and
+// how a walk's result is settled against the writes this gateway made while the walk ran.
 
-export type TunnelEventKind = 'ONLINE' | 'OFFLINE';
-
-/** One change as subscribers receive it; plain data, so it can travel through any pub/sub. */
-export interface TunnelEventPayload {
-  readonly kind: TunnelEventKind;
-  readonly tunnelId: string;
-  /** As listed (ONLINE), or as last seen (OFFLINE). */
-  readonly tunnel: Tunnel;
-  /** RFC 3339: when the walk that saw the change ended. */
-  readonly observedAt: string;
+/** What every listed item has: the upstream's id. */
+export interface Listed {
+  readonly id: string;
 }
 
-export interface Snapshot {
-  /** Grows by one per complete observation of this credential; events carry the version that made them. */
+export interface Snapshot<T extends Listed = Listed> {
+  /** Grows with each observation or write (clock-based, so it keeps growing across replicas). */
   readonly version: number;
   readonly observedAt: string;
   /** Newest first, as the upstream lists them. */
-  readonly tunnels: readonly Tunnel[];
+  readonly items: readonly T[];
+  /**
+   * Writes made through the gateway that no walk has confirmed yet: id → when (epoch ms). A walk
+   * begun before a write may miss it, so for these ids the snapshot's view wins over that walk's.
+   */
+  readonly writes?: Readonly<Record<string, number>>;
 }
 
-/** ONLINE for ids new in `next` (newest first), then OFFLINE for ids gone from `previous`. */
-export function diffSnapshots(previous: Snapshot, next: Snapshot): TunnelEventPayload[] {
-  const before = new Set(previous.tunnels.map((t) => t.id));
-  const after = new Set(next.tunnels.map((t) => t.id));
-  const observedAt = next.observedAt;
-  const events: TunnelEventPayload[] = [];
-  for (const tunnel of next.tunnels) {
-    if (!before.has(tunnel.id)) events.push({ kind: 'ONLINE', tunnelId: tunnel.id, tunnel, observedAt });
+/** The version after `previous`: one more, and never behind the clock. */
+export const nextVersion = (previous: Snapshot | undefined): number =>
+  Math.max((previous?.version ?? 0) + 1, Date.now());
+
+/** The later of two observations of one account. */
+export const newest = <T extends Listed>(
+  a: Snapshot<T> | undefined,
+  b: Snapshot<T> | undefined,
+): Snapshot<T> | undefined => (a === undefined ? b : b === undefined || a.version >= b.version ? a : b);
+
+/**
+ * A walk begun at `startedAt` (epoch ms), settled against `base`: ids written since then keep
+ * base's view (present, changed or gone); writes the walk began after are confirmed and dropped.
+ */
+export function settleWalk<T extends Listed>(
+  base: Snapshot<T> | undefined,
+  walked: readonly T[],
+  startedAt: number,
+): { items: T[]; writes?: Record<string, number> } {
+  const pending = Object.entries(base?.writes ?? {}).filter(([, at]) => at >= startedAt);
+  if (base === undefined || pending.length === 0) return { items: [...walked] };
+  const ids = new Set(pending.map(([id]) => id));
+  const kept = base.items.filter((item) => ids.has(item.id));
+  const byId = new Map(kept.map((item) => [item.id, item]));
+  const items: T[] = [];
+  // Written items the walk missed are the newest: they go first.
+  const walkedIds = new Set(walked.map((item) => item.id));
+  for (const item of kept) if (!walkedIds.has(item.id)) items.push(item);
+  for (const item of walked) {
+    if (!ids.has(item.id)) items.push(item);
+    else if (byId.has(item.id)) items.push(byId.get(item.id) as T);
   }
-  for (const tunnel of previous.tunnels) {
-    if (!after.has(tunnel.id)) events.push({ kind: 'OFFLINE', tunnelId: tunnel.id, tunnel, observedAt });
-  }
-  return events;
+  return { items, writes: Object.fromEntries(pending) };
 }
-
-/** The current tunnels as ONLINE events: what an includeCurrent subscriber starts from. */
-export const currentEvents = (snapshot: Snapshot): TunnelEventPayload[] =>
-  snapshot.tunnels.map((tunnel) => ({
-    kind: 'ONLINE',
-    tunnelId: tunnel.id,
-    tunnel,
-    observedAt: snapshot.observedAt,
-  }));
-
-/** Last complete snapshot per credential digest. Async so a Redis store can stand in. */
-export interface SnapshotStore {
-  get(digest: string): Promise<Snapshot | undefined>;
-  set(digest: string, snapshot: Snapshot): Promise<void>;
-  /** This process's poller of `digest` stopped: what the store keeps for the next poller, if anything. */
-  retire(digest: string): Promise<void>;
-}
-
-/** One process's snapshots; entries live only while their credential has a poller. */
-export class MemorySnapshotStore implements SnapshotStore {
-  private readonly snapshots = new Map<string, Snapshot>();
-
-  async get(digest: string): Promise<Snapshot | undefined> {
-    return this.snapshots.get(digest);
-  }
-
-  async set(digest: string, snapshot: Snapshot): Promise<void> {
-    this.snapshots.set(digest, snapshot);
-  }
-
-  async retire(digest: string): Promise<void> {
-    this.snapshots.delete(digest);
-  }
-}
-
-/** The later of two observations of one account (versions grow across replicas, see the poller). */
-export const newest = (a: Snapshot | undefined, b: Snapshot | undefined): Snapshot | undefined =>
-  a === undefined ? b : b === undefined || a.version >= b.version ? a : b;

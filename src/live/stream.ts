@@ -1,14 +1,24 @@
-// One subscriber's stream: the feed's messages for its credential turned into events, with the
-// current tunnels first when asked (includeCurrent). It listens before it reads the snapshot and
+// One subscriber's stream: the feed's messages for its credential and kind turned into events, with
+// the current list first when asked (includeCurrent). It listens before it reads the snapshot and
 // drops what the snapshot already holds, so no event is lost or sent twice between the two. What it
 // queues is bounded in bytes (backlog.ts): a subscriber that reads too slowly is dropped.
 import { GatewayError } from '../errors';
 import { Backlog, eventBytes, type SubscriberLink } from './backlog';
-import type { FeedMessage, TunnelFeed } from './feed';
-import { currentEvents, type SnapshotStore, type TunnelEventPayload } from './snapshot';
+import type { FeedMessage } from './feed';
+import type { LiveEvent } from './kinds';
 
 /** What the schema receives: an event, or the error that ends the stream. */
-export type StreamItem = TunnelEventPayload | GatewayError;
+export type StreamItem<E extends LiveEvent = LiveEvent> = E | GatewayError;
+
+/** One credential's messages of one kind, and where its current list is kept. */
+export interface Channel {
+  /** Attaches `listener` now; returns the detach. */
+  listen(listener: (message: FeedMessage) => void): () => void;
+  /** Resolves once messages published from now on reach the listeners attached so far. */
+  listening(): Promise<void>;
+  /** The last observation as ONLINE events, with its version; undefined before the first one. */
+  current(): Promise<{ readonly version: number; readonly events: LiveEvent[] } | undefined>;
+}
 
 /** The last item of a stream whose subscriber left more than the cap unread. */
 export const tooSlow = (capBytes: number): GatewayError =>
@@ -18,14 +28,12 @@ export const tooSlow = (capBytes: number): GatewayError =>
   );
 
 export interface StreamOptions {
-  readonly feed: TunnelFeed;
-  readonly store: SnapshotStore;
-  readonly digest: string;
+  readonly channel: Channel;
   readonly includeCurrent: boolean;
   /** Called once when the stream ends, however it ends. */
   readonly onEnd: () => void;
   /** Called for each event handed to the subscriber (metrics). */
-  readonly onSent?: (event: TunnelEventPayload) => void;
+  readonly onSent?: (event: LiveEvent) => void;
   /** Bytes of events this subscriber may leave unread (queued here plus unsent in `link`). */
   readonly capBytes: number;
   /** The subscriber's transport, when there is one: its unsent bytes count, and it is dropped past the cap. */
@@ -36,10 +44,10 @@ export interface StreamOptions {
   readonly onHeld?: (bytes: number) => void;
 }
 
-export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
+export class EventStream implements AsyncIterableIterator<StreamItem> {
   private readonly messages: FeedMessage[] = [];
   /** includeCurrent's events, sent first; they refer to the snapshot and do not count against the cap. */
-  private current: TunnelEventPayload[] = [];
+  private current: LiveEvent[] = [];
   /** Events ready to send, in order; their bytes count against the cap until they are read. */
   private ready: StreamItem[] = [];
   private readonly backlog: Backlog;
@@ -54,7 +62,7 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
   constructor(private readonly options: StreamOptions) {
     this.primed = !options.includeCurrent;
     this.backlog = new Backlog(options);
-    this.detach = options.feed.listen(options.digest, (message) => this.receive(message));
+    this.detach = options.channel.listen((message) => this.receive(message));
   }
 
   [Symbol.asyncIterator](): this {
@@ -163,21 +171,22 @@ export class TunnelEventStream implements AsyncIterableIterator<StreamItem> {
     return true;
   }
 
-  /** includeCurrent: the snapshot's tunnels first; without one yet, the first observation's. */
+  /** includeCurrent: the snapshot's items first; without one yet, the first observation's. */
   private async prime(): Promise<void> {
+    const { channel } = this.options;
     // Over Redis, listening takes a round trip: a change published before it would be in neither.
-    await this.options.feed.listening(this.options.digest);
-    let snapshot = await this.options.store.get(this.options.digest);
+    await channel.listening();
+    let snapshot = await channel.current();
     while (snapshot === undefined && !this.finished) {
       const observed = await this.nextObservation();
       if (observed < 0) break;
-      snapshot = await this.options.store.get(this.options.digest);
-      // Stored before it was published; gone only when its poller stopped: wait for the next one.
+      snapshot = await channel.current();
+      // Stored before it was published; gone only when it expired: wait for the next one.
       if (snapshot === undefined) this.dropThrough(observed);
     }
     if (snapshot !== undefined && !this.finished) {
       this.skipThrough = snapshot.version;
-      this.current = currentEvents(snapshot);
+      this.current = snapshot.events;
     }
     this.primed = true;
   }

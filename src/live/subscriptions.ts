@@ -1,21 +1,28 @@
-// The registry of live subscriptions: limits per credential and in all, one poller per credential
-// started by its first subscriber and stopped LIVE_IDLE_MS after its last one leaves (with Redis it
-// polls only while it holds the credential's lease), and the graceful end of every stream on shutdown.
+// The registry of live subscriptions (tunnel and endpoint events): limits per credential and in all,
+// one poller per credential started by its first subscriber and stopped LIVE_IDLE_MS after its last
+// one leaves (it polls only while it holds the credential's lease: one replica at a time), writes
+// through the gateway announced at once, and the graceful end of every stream on shutdown.
 import { AsyncResource } from 'node:async_hooks';
+import type { PubSubEventTarget } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
+import type { SharedState } from '../shared-state';
 import { MINUTE_MS } from '../time';
 import { credentialDigest, NgrokClient, newScope, newTally, type UpstreamTransport } from '../upstream';
 import type { SubscriberLink } from './backlog';
 import { RollingBudget } from './budget';
-import { PubSubFeed, type TunnelFeed } from './feed';
-import { LocalLease, type PollLease } from './lease';
+import type { EndpointWrite } from './endpoint-events';
+import { type LiveFeed, PubSubFeed, type Topics } from './feed';
+import { Interest } from './interest';
+import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
+import { type PollLease, StoredLease } from './lease';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
 import { Poller } from './poller';
-import { MemorySnapshotStore, type SnapshotStore } from './snapshot';
-import { type StreamItem, TunnelEventStream } from './stream';
+import { Snapshots, snapshotTtlMs } from './snapshots';
+import { type Channel, EventStream, type StreamItem } from './stream';
+import { announceEndpointWrite } from './writes';
 
 export interface LiveSettings {
   readonly live: Omit<LiveConfig, 'standinChurn'>;
@@ -26,16 +33,16 @@ export interface LiveSettings {
 export interface LiveDeps {
   readonly transport: UpstreamTransport;
   readonly registry: Registry;
+  /** Where leases, snapshots and the fan-out live: Redis with REDIS_URL, this process otherwise. */
+  readonly shared: Pick<SharedState, 'events' | 'leases' | 'snapshots'>;
   readonly logger?: Logger;
-  readonly feed?: TunnelFeed;
-  readonly store?: SnapshotStore;
-  readonly lease?: PollLease;
 }
 
 interface CredentialEntry {
   readonly digest: string;
   readonly apiKey: string;
-  readonly streams: Set<TunnelEventStream>;
+  /** Open streams and the kind of events each one takes. */
+  readonly streams: Map<EventStream, LiveKind>;
   poller?: Poller;
   /** The last poller's end, awaited before a new one starts (it clears the snapshot). */
   previous: Promise<void>;
@@ -51,8 +58,9 @@ const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 
 export class LiveEvents {
   private readonly entries = new Map<string, CredentialEntry>();
-  private readonly feed: TunnelFeed;
-  private readonly store: SnapshotStore;
+  private readonly feed: LiveFeed;
+  private readonly snapshots: Snapshots;
+  private readonly interest: Interest;
   private readonly lease: PollLease;
   private readonly metrics: LiveMetrics;
   private readonly logger: Logger;
@@ -65,9 +73,15 @@ export class LiveEvents {
     private readonly settings: LiveSettings,
     private readonly deps: LiveDeps,
   ) {
-    this.feed = deps.feed ?? new PubSubFeed();
-    this.store = deps.store ?? new MemorySnapshotStore();
-    this.lease = deps.lease ?? new LocalLease();
+    const { events, snapshots, leases } = deps.shared;
+    // The shared target carries yoga's CustomEvents as they are; only its declared event type differs.
+    this.feed = events
+      ? new PubSubFeed(events as unknown as PubSubEventTarget<Topics>, (topic) => events.subscribed(topic))
+      : new PubSubFeed();
+    const { leaseTtlMs } = settings.live;
+    this.snapshots = new Snapshots(snapshots, snapshotTtlMs(leaseTtlMs));
+    this.interest = new Interest(snapshots, leaseTtlMs);
+    this.lease = new StoredLease(leases, leaseTtlMs);
     this.metrics = createLiveMetrics(deps.registry, () => this.heldBytes());
     this.logger = deps.logger ?? silentLogger();
   }
@@ -90,16 +104,17 @@ export class LiveEvents {
   heldBytes(): number {
     let bytes = 0;
     for (const entry of this.entries.values())
-      for (const stream of entry.streams) bytes += stream.heldBytes();
+      for (const stream of entry.streams.keys()) bytes += stream.heldBytes();
     return bytes;
   }
 
   /**
-   * A stream of the credential's tunnel events; RATE_LIMITED beyond the limits. `link`: the
+   * A stream of the credential's events of `kind`; RATE_LIMITED beyond the limits. `link`: the
    * subscriber's transport, dropped when more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES wait for it.
    */
   subscribe(
     apiKey: string,
+    kind: LiveKind,
     includeCurrent: boolean,
     link?: SubscriberLink,
   ): AsyncIterableIterator<StreamItem> {
@@ -122,13 +137,11 @@ export class LiveEvents {
         `At most ${liveMaxSubscriptionsPerCredential} subscriptions per credential; close one to open another.`,
       );
     }
-    const stream: TunnelEventStream = new TunnelEventStream({
-      feed: this.feed,
-      store: this.store,
-      digest: entry.digest,
+    const stream: EventStream = new EventStream({
+      channel: this.channel(kind, entry.digest),
       includeCurrent,
       onEnd: () => this.left(entry, stream),
-      onSent: (event) => this.metrics.sent(event.kind),
+      onSent: (event) => this.metrics.sent(kind, event.kind),
       capBytes: this.settings.live.maxSubscriberBufferBytes,
       link,
       onTooSlow: () => {
@@ -140,13 +153,43 @@ export class LiveEvents {
       },
       onHeld: (bytes) => this.metrics.held(bytes),
     });
-    entry.streams.add(stream);
+    entry.streams.set(stream, kind);
     this.total += 1;
-    this.metrics.subscriptions(1);
+    this.metrics.subscriptions(kind, 1);
     clearTimeout(entry.idle);
     entry.idle = undefined;
     if (!entry.poller) this.startPoller(entry);
     return stream;
+  }
+
+  /**
+   * A write through the gateway, announced to the account's endpoint subscribers on every replica
+   * now; the next poll does not announce it again. A failing store or feed costs the write nothing.
+   */
+  async endpointWritten(apiKey: string, write: EndpointWrite): Promise<void> {
+    await announceEndpointWrite(
+      { feed: this.feed, snapshots: this.snapshots },
+      credentialDigest(apiKey),
+      write,
+    ).catch(() => {
+      this.logger.warn(
+        { credential: credentialDigest(apiKey).slice(0, 8) },
+        'live: a write could not be announced',
+      );
+    });
+  }
+
+  /** One credential's messages of one kind and its current list, as a stream reads them. */
+  private channel(kind: LiveKind, digest: string): Channel {
+    const rules = KINDS[kind];
+    return {
+      listen: (listener) => this.feed.listen(rules.topic, digest, listener),
+      listening: () => this.feed.listening(rules.topic, digest),
+      current: async () => {
+        const snapshot = await this.snapshots.get(kind, digest);
+        return snapshot && { version: snapshot.version, events: rules.current(snapshot) };
+      },
+    };
   }
 
   /** Completes every open stream and stops every poller (graceful shutdown). */
@@ -154,7 +197,7 @@ export class LiveEvents {
     this.closing = true;
     const ends: Promise<void>[] = [];
     for (const entry of this.entries.values()) {
-      for (const stream of [...entry.streams]) stream.complete();
+      for (const stream of [...entry.streams.keys()]) stream.complete();
       clearTimeout(entry.idle);
       entry.poller?.stop();
       ends.push(entry.previous);
@@ -169,7 +212,7 @@ export class LiveEvents {
       entry = {
         digest,
         apiKey,
-        streams: new Set(),
+        streams: new Map(),
         previous: Promise.resolve(),
         budget: new RollingBudget(this.settings.live.pollBudgetPerMin),
       };
@@ -186,15 +229,20 @@ export class LiveEvents {
       // attempts the poller's own calls send, whatever clients do meanwhile.
       client: new NgrokClient(this.deps.transport.scoped(newScope(tally)), entry.apiKey),
       tally,
-      store: this.store,
+      snapshots: this.snapshots,
+      interest: this.interest,
       feed: this.feed,
       lease: this.lease,
-      budget: entry.budget,
+      budget: {
+        perMinute: entry.budget.perMinute,
+        wait: async (calls) => entry.budget.waitFor(calls),
+        spent: (calls) => entry.budget.record(calls),
+      },
       intervalMs: this.settings.live.pollIntervalMs,
       retries: this.settings.upstream.retries,
       metrics: this.metrics,
       logger: this.logger,
-      wanted: () => entry.streams.size > 0,
+      wanted: () => LIVE_KINDS.filter((kind) => [...entry.streams.values()].includes(kind)),
       onRefused: () => {
         if (entry.poller === poller) entry.poller = undefined;
       },
@@ -209,10 +257,11 @@ export class LiveEvents {
       .then(() => this.forgetIfUnused(entry));
   }
 
-  private left(entry: CredentialEntry, stream: TunnelEventStream): void {
-    if (!entry.streams.delete(stream)) return;
+  private left(entry: CredentialEntry, stream: EventStream): void {
+    const kind = entry.streams.get(stream);
+    if (kind === undefined || !entry.streams.delete(stream)) return;
     this.total -= 1;
-    this.metrics.subscriptions(-1);
+    this.metrics.subscriptions(kind, -1);
     if (entry.streams.size > 0 || this.closing) return;
     clearTimeout(entry.idle);
     entry.idle = setTimeout(() => {

@@ -1,9 +1,10 @@
-// One walk of an account's tunnel list: every page of GET /tunnels (limit 100, newest first),
-// through the public upstream client without the read cache. The only file that calls the upstream.
-import type { NgrokClient, Tunnel } from '../upstream';
+// One walk of an account's list of one kind: every page (limit 100, newest first) through the
+// public upstream client without the read cache.
+import type { NgrokClient } from '../upstream';
+import type { KindRules, LiveEvent } from './kinds';
+import type { Listed } from './snapshot';
 
-export const PAGE_LIMIT = 100;
-/** 100 000 tunnels: far beyond any account; stops a upstream that never ends its list. */
+/** 100 000 items: far beyond any account; stops an upstream that never ends its list. */
 const MAX_PAGES = 1_000;
 
 export interface WalkHooks {
@@ -13,24 +14,26 @@ export interface WalkHooks {
   call<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** Every tunnel online now, newest first; throws when any page fails (a partial list is no observation). */
-export async function walkTunnels(client: NgrokClient, hooks: WalkHooks): Promise<Tunnel[]> {
-  const tunnels: Tunnel[] = [];
+/** Every item listed now, newest first; throws when any page fails (a partial list is no observation). */
+export async function walkList(
+  rules: KindRules<Listed, LiveEvent>,
+  client: NgrokClient,
+  hooks: WalkHooks,
+): Promise<Listed[]> {
+  const items: Listed[] = [];
   const seen = new Set<string>();
   let beforeId: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
     await hooks.beforePage();
-    const result = await hooks.call(() =>
-      client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
-    );
-    for (const tunnel of result.tunnels) {
-      if (seen.has(tunnel.id)) continue;
-      seen.add(tunnel.id);
-      tunnels.push(tunnel);
+    const result = await hooks.call(() => rules.page(client, beforeId));
+    for (const item of result.items) {
+      if (seen.has(item.id)) continue;
+      seen.add(item.id);
+      items.push(item);
     }
-    const last = result.tunnels.at(-1);
-    if (result.nextPageUri === null || last === undefined || last.id === beforeId) return tunnels;
+    const last = result.items.at(-1);
+    if (!result.next || last === undefined || last.id === beforeId) return items;
     beforeId = last.id;
   }
-  throw new Error(`the tunnel list did not end within ${MAX_PAGES} pages`);
+  throw new Error(`the ${rules.topic} list did not end within ${MAX_PAGES} pages`);
 }

@@ -1,5 +1,6 @@
 // The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each re-primes the
-// operation's endpoint loader with the answer, so later reads in the operation see the write.
+// operation's endpoint loader with the answer, so later reads in the operation see the write, and
+// announces it to the account's endpointEvents subscribers at once.
 import type { Context } from '../context';
 import { InvalidInputError, RefusedInputError } from '../errors';
 import { isIdOf, quote } from '../ids';
@@ -113,6 +114,7 @@ builder.mutationFields((t) => ({
           throw shownAsInvalidInput(error);
         });
       prime(ctx, endpoint.id, endpoint);
+      await ctx.endpointWritten({ type: 'saved', endpoint });
       return endpoint;
     },
   }),
@@ -137,6 +139,7 @@ builder.mutationFields((t) => ({
         throw shownAsInvalidInput(error);
       });
       prime(ctx, id, endpoint);
+      await ctx.endpointWritten({ type: 'saved', endpoint });
       return endpoint;
     },
   }),
@@ -156,6 +159,7 @@ builder.mutationFields((t) => ({
         throw shownAsInvalidInput(error);
       });
       prime(ctx, id, null);
+      await ctx.endpointWritten({ type: 'deleted', id });
       return { id };
     },
   }),

@@ -19,6 +19,7 @@ import './endpoint-mutations';
 import './nodes';
 import './backend-modules';
 import './tunnel-events';
+import './endpoint-events';
 
 builder.queryType({ description: 'Reads: tunnels, endpoints and HTTPS edge route backend modules.' });
 builder.mutationType({

@@ -1,8 +1,8 @@
 // Live tunnel events: Subscription.tunnelEvents and its TunnelEvent type. The stream comes from the
 // context (src/live polls the upstream); this file only shapes what subscribers receive.
 import { GatewayError } from '../errors';
-import type { TunnelEventPayload } from '../live/snapshot';
 import type { StreamItem } from '../live/stream';
+import type { TunnelEventPayload } from '../live/tunnel-events';
 import { builder } from './builder';
 import { TunnelNode } from './tunnels';
 
@@ -64,7 +64,7 @@ builder.subscriptionField('tunnelEvents', (t) =>
     // The stream's last item may be the error that ends it (a refused credential).
     resolve: (item: StreamItem) => {
       if (item instanceof GatewayError) throw item;
-      return item;
+      return item as TunnelEventPayload;
     },
   }),
 );

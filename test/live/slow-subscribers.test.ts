@@ -7,6 +7,7 @@
 // of memory"; subscriber-memory.test.ts measures the heap.
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
+import type { TunnelEventPayload } from '../../src/live/tunnel-events';
 import { largeChurn, METADATA_BYTES } from './large-churn';
 import { QUERY, replay, stalledSse, throttle, wsSubscriber } from './slow-clients';
 import { type EventResult, KEY, metric, type Stack, sse, startLiveStack, until } from './support';
@@ -43,14 +44,14 @@ describe('slow subscribers', () => {
     // The reference: the account's stream read in process, as fast as it comes.
     const reference: string[] = [];
     let produced = 0;
-    const stream = stack.gateway.live.subscribe(KEY, false);
+    const stream = stack.gateway.live.subscribe(KEY, 'tunnels', false);
     cleanup.push(async () => {
       await stream.return?.();
     });
     void (async () => {
       for await (const item of stream) {
         if (item instanceof GatewayError) break;
-        reference.push(`${item.kind}:${item.tunnelId}`);
+        reference.push(`${item.kind}:${(item as TunnelEventPayload).tunnelId}`);
         produced += JSON.stringify(item).length;
       }
     })();

@@ -5,8 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
 import { eventBytes, type SubscriberLink } from '../../src/live/backlog';
 import { PubSubFeed } from '../../src/live/feed';
-import { MemorySnapshotStore, type Snapshot, type TunnelEventPayload } from '../../src/live/snapshot';
-import { type StreamItem, TunnelEventStream } from '../../src/live/stream';
+import { KINDS } from '../../src/live/kinds';
+import type { Snapshot } from '../../src/live/snapshot';
+import { Snapshots } from '../../src/live/snapshots';
+import { type Channel, EventStream, type StreamItem } from '../../src/live/stream';
+import type { TunnelEventPayload } from '../../src/live/tunnel-events';
+import { MemorySnapshotStore } from '../../src/shared-state/snapshot-store';
 import type { Tunnel } from '../../src/upstream';
 
 const DIGEST = 'digest-of-a-credential';
@@ -20,7 +24,7 @@ const tunnel = (id: string): Tunnel => ({
 const snapshot = (version: number, ids: string[]): Snapshot => ({
   version,
   observedAt: `2025-09-01T08:00:0${version}Z`,
-  tunnels: ids.map(tunnel),
+  items: ids.map(tunnel),
 });
 const event = (kind: 'ONLINE' | 'OFFLINE', id: string, version: number): TunnelEventPayload => ({
   kind,
@@ -29,10 +33,20 @@ const event = (kind: 'ONLINE' | 'OFFLINE', id: string, version: number): TunnelE
   observedAt: `2025-09-01T08:00:0${version}Z`,
 });
 const label = (item: StreamItem) =>
-  item instanceof GatewayError ? item.code : `${item.kind}:${item.tunnelId}`;
+  item instanceof GatewayError ? item.code : `${item.kind}:${(item as TunnelEventPayload).tunnelId}`;
+const newStore = () => new Snapshots(new MemorySnapshotStore(), 60_000);
+/** The account's tunnel events as a stream reads them. */
+const channelOf = (feed: PubSubFeed, store: Snapshots): Channel => ({
+  listen: (listener) => feed.listen('tunnelEvents', DIGEST, listener),
+  listening: () => feed.listening('tunnelEvents', DIGEST),
+  current: async () => {
+    const s = await store.get('tunnels', DIGEST);
+    return s && { version: s.version, events: KINDS.tunnels.current(s) };
+  },
+});
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-async function take(stream: TunnelEventStream, n: number): Promise<string[]> {
+async function take(stream: EventStream, n: number): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < n; i += 1) {
     const r = await stream.next();
@@ -45,41 +59,45 @@ async function take(stream: TunnelEventStream, n: number): Promise<string[]> {
 describe('a subscriber stream', () => {
   it('includeCurrent: changes already in the snapshot it starts from are not sent again', async () => {
     const feed = new PubSubFeed();
-    const store = new MemorySnapshotStore();
-    await store.set(DIGEST, snapshot(1, ['tn_a']));
-    const stream = new TunnelEventStream({
-      feed,
-      store,
-      digest: DIGEST,
+    const store = newStore();
+    await store.set('tunnels', DIGEST, snapshot(1, ['tn_a']));
+    const stream = new EventStream({
+      channel: channelOf(feed, store),
       includeCurrent: true,
       onEnd: () => {},
       capBytes: CAP,
     });
     // Observation 2 lands after the stream listens and before it reads the snapshot.
-    await store.set(DIGEST, snapshot(2, ['tn_b', 'tn_a']));
-    feed.publish(DIGEST, { type: 'changes', version: 2, events: [event('ONLINE', 'tn_b', 2)] });
+    await store.set('tunnels', DIGEST, snapshot(2, ['tn_b', 'tn_a']));
+    feed.publish('tunnelEvents', DIGEST, {
+      type: 'changes',
+      version: 2,
+      events: [event('ONLINE', 'tn_b', 2)],
+    });
     await tick();
     expect(await take(stream, 2)).toEqual(['ONLINE:tn_b', 'ONLINE:tn_a']);
-    feed.publish(DIGEST, { type: 'changes', version: 3, events: [event('OFFLINE', 'tn_a', 3)] });
+    feed.publish('tunnelEvents', DIGEST, {
+      type: 'changes',
+      version: 3,
+      events: [event('OFFLINE', 'tn_a', 3)],
+    });
     expect(await take(stream, 1)).toEqual(['OFFLINE:tn_a']);
     await stream.return();
   });
 
   it('includeCurrent before the first observation: waits for it, then lists it', async () => {
     const feed = new PubSubFeed();
-    const store = new MemorySnapshotStore();
-    const stream = new TunnelEventStream({
-      feed,
-      store,
-      digest: DIGEST,
+    const store = newStore();
+    const stream = new EventStream({
+      channel: channelOf(feed, store),
       includeCurrent: true,
       onEnd: () => {},
       capBytes: CAP,
     });
     const first = take(stream, 2);
     await tick();
-    await store.set(DIGEST, snapshot(1, ['tn_b', 'tn_a']));
-    feed.publish(DIGEST, { type: 'baseline', version: 1 });
+    await store.set('tunnels', DIGEST, snapshot(1, ['tn_b', 'tn_a']));
+    feed.publish('tunnelEvents', DIGEST, { type: 'baseline', version: 1 });
     expect(await first).toEqual(['ONLINE:tn_b', 'ONLINE:tn_a']);
     await stream.return();
   });
@@ -93,10 +111,8 @@ describe('a subscriber stream', () => {
       backlogBytes: () => backlog,
       drop: (reason) => seen.dropped.push(reason),
     };
-    const stream = new TunnelEventStream({
-      feed,
-      store: new MemorySnapshotStore(),
-      digest: DIGEST,
+    const stream = new EventStream({
+      channel: channelOf(feed, newStore()),
       includeCurrent: false,
       capBytes,
       link,
@@ -116,11 +132,12 @@ describe('a subscriber stream', () => {
     const size = batch.reduce((sum, e) => sum + eventBytes(e), 0);
     // Room for exactly three batches, with the transport's 100 bytes.
     const { feed, stream, seen } = stalled(3 * size + 100, 100);
-    for (let v = 2; v <= 4; v += 1) feed.publish(DIGEST, { type: 'changes', version: v, events: batch });
+    for (let v = 2; v <= 4; v += 1)
+      feed.publish('tunnelEvents', DIGEST, { type: 'changes', version: v, events: batch });
     await tick();
     expect(seen.held).toEqual([size + 100, 2 * size + 100, 3 * size + 100]);
     expect(seen.ended).toBe(0);
-    feed.publish(DIGEST, { type: 'changes', version: 5, events: batch });
+    feed.publish('tunnelEvents', DIGEST, { type: 'changes', version: 5, events: batch });
     await tick();
     expect(seen).toMatchObject({ ended: 1, tooSlow: 1 });
     expect(seen.dropped).toEqual([expect.stringMatching(/^Read too slowly: over \d+ bytes of events/)]);
@@ -135,7 +152,7 @@ describe('a subscriber stream', () => {
     const size = batch.reduce((sum, e) => sum + eventBytes(e), 0);
     const { feed, stream, seen } = stalled(2 * size);
     for (let v = 2; v <= 21; v += 1) {
-      feed.publish(DIGEST, { type: 'changes', version: v, events: batch });
+      feed.publish('tunnelEvents', DIGEST, { type: 'changes', version: v, events: batch });
       await tick();
       expect(await take(stream, 10)).toHaveLength(10);
     }
@@ -147,7 +164,7 @@ describe('a subscriber stream', () => {
   it('one message larger than the cap reaches a subscriber with nothing queued, whole', async () => {
     const batch = Array.from({ length: 50 }, (_, i) => event('OFFLINE', `tn_${i}`, 2));
     const { feed, stream, seen } = stalled(1024);
-    feed.publish(DIGEST, { type: 'changes', version: 2, events: batch });
+    feed.publish('tunnelEvents', DIGEST, { type: 'changes', version: 2, events: batch });
     await tick();
     expect(seen.tooSlow).toBe(0);
     expect(await take(stream, 50)).toEqual(batch.map((e) => `OFFLINE:${e.tunnelId}`));

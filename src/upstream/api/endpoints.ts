@@ -14,6 +14,8 @@ export interface EndpointPageRequest {
   readonly beforeId?: string;
   /** A CEL expression (compileEndpointFilter); absent: every endpoint. */
   readonly filter?: string;
+  /** 'poll': the live poller's walk (see UpstreamRequest.origin). */
+  readonly origin?: 'poll';
 }
 
 /** The fields a write may send; absent ones are not sent, "" clears description and metadata. */
@@ -36,6 +38,7 @@ export const listEndpointsRequest = (page: EndpointPageRequest): UpstreamRequest
   method: 'GET',
   segments: ['endpoints'],
   query: { limit: page.limit, before_id: page.beforeId, filter: page.filter },
+  ...(page.origin ? { origin: page.origin } : {}),
 });
 
 export const getEndpointRequest = (id: string): UpstreamRequest => ({

@@ -1,0 +1,56 @@
+// The two kinds of live events, as one table: which list a poller walks for each, the feed topic
+// its changes go to, and how two observations of it differ. Everything else in live/ is the same
+// for both kinds.
+import type { Endpoint, NgrokClient, Tunnel } from '../upstream';
+import { type EndpointEventPayload, endpointChanges, endpointEvent } from './endpoint-events';
+import type { Listed, Snapshot } from './snapshot';
+import { type TunnelEventPayload, tunnelChanges, tunnelEvent } from './tunnel-events';
+
+export type LiveKind = 'tunnels' | 'endpoints';
+export const LIVE_KINDS: readonly LiveKind[] = ['tunnels', 'endpoints'];
+
+export type LiveEvent = TunnelEventPayload | EndpointEventPayload;
+
+/** One page of a list, newest first; `next` false on its last page. */
+export interface ListPage<T extends Listed> {
+  readonly items: readonly T[];
+  readonly next: boolean;
+}
+
+export interface KindRules<T extends Listed, E extends LiveEvent> {
+  /** The feed topic of this kind's changes (and of the error that ends its streams). */
+  readonly topic: 'tunnelEvents' | 'endpointEvents';
+  /** One page of the poller's walk (limit 100, before `beforeId`), claimed as a poll call. */
+  page(client: NgrokClient, beforeId: string | undefined): Promise<ListPage<T>>;
+  changes(previous: Snapshot<T>, next: Snapshot<T>): E[];
+  /** The items as ONLINE events: what an includeCurrent subscriber starts from. */
+  current(snapshot: Snapshot<T>): E[];
+}
+
+export const PAGE_LIMIT = 100;
+
+const tunnels: KindRules<Tunnel, TunnelEventPayload> = {
+  topic: 'tunnelEvents',
+  page: async (client, beforeId) => {
+    const page = await client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
+    return { items: page.tunnels, next: page.nextPageUri !== null };
+  },
+  changes: tunnelChanges,
+  current: (s) => s.items.map((tunnel) => tunnelEvent('ONLINE', tunnel, s.observedAt)),
+};
+
+const endpoints: KindRules<Endpoint, EndpointEventPayload> = {
+  topic: 'endpointEvents',
+  page: async (client, beforeId) => {
+    const page = await client.listEndpoints({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
+    return { items: page.endpoints, next: page.nextPageUri !== null };
+  },
+  changes: endpointChanges,
+  current: (s) => s.items.map((endpoint) => endpointEvent('ONLINE', endpoint, s.observedAt)),
+};
+
+/** The rules of each kind; live code past this table treats items and events as opaque. */
+export const KINDS: Readonly<Record<LiveKind, KindRules<Listed, LiveEvent>>> = {
+  tunnels: tunnels as unknown as KindRules<Listed, LiveEvent>,
+  endpoints: endpoints as unknown as KindRules<Listed, LiveEvent>,
+};
