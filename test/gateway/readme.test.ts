@@ -159,7 +159,7 @@ describe('README', () => {
 
   it('states the live-events cadence the configuration has', () => {
     const interval = OPTIONS.find((o) => o.env === 'LIVE_POLL_INTERVAL_MS')?.default;
-    const live = section('## Live tunnel events');
+    const live = section('## Live events');
     expect(live).toContain(`Every \`LIVE_POLL_INTERVAL_MS\` (${Number(interval) / 1000} s)`);
     // The embedded stand-in's churn is one change per poll, so one event per poll interval.
     expect(OPTIONS.find((o) => o.env === 'STANDIN_CHURN')?.help).toContain('once per LIVE_POLL_INTERVAL_MS');
