@@ -64,6 +64,8 @@ class Stopped extends Error {}
 export class Poller {
   private stopped = false;
   private readonly abort = new AbortController();
+  /** Aborted to end the wait between two turns early (nudge). */
+  private wake = new AbortController();
   private running: Promise<void> = Promise.resolve();
   private readonly keeper: LeaseKeeper;
   private readonly credential: string;
@@ -110,10 +112,17 @@ export class Poller {
     this.abort.abort();
   }
 
-  /** Waits `ms` unless stopped meanwhile; false when stopped. */
-  private async pause(ms: number): Promise<boolean> {
+  /** A kind is newly wanted: the next turn starts now rather than after the interval (never after a failure). */
+  nudge(): void {
+    this.wake.abort();
+    this.wake = new AbortController();
+  }
+
+  /** Waits `ms` unless stopped (or, `wakeable`, nudged) meanwhile; false when stopped. */
+  private async pause(ms: number, wakeable = false): Promise<boolean> {
     if (this.stopped) return false;
-    if (ms > 0) await sleep(ms, undefined, { signal: this.abort.signal }).catch(() => undefined);
+    const signal = wakeable ? AbortSignal.any([this.abort.signal, this.wake.signal]) : this.abort.signal;
+    if (ms > 0) await sleep(ms, undefined, { signal }).catch(() => undefined);
     return !this.stopped;
   }
 
@@ -215,6 +224,7 @@ export class Poller {
         const started = performance.now();
         this.turnCalls = 0;
         let delay = intervalMs;
+        let wakeable = true;
         let kind: LiveKind = 'tunnels';
         try {
           let complete = true;
@@ -236,9 +246,10 @@ export class Poller {
             break;
           }
           failures += 1;
+          wakeable = false;
           delay = this.failed(kind, error, failures);
         }
-        if (!(await this.pause(delay))) break;
+        if (!(await this.pause(delay, wakeable))) break;
       }
     } finally {
       const polled = this.keeper.held;

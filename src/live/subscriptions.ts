@@ -153,12 +153,14 @@ export class LiveEvents {
       },
       onHeld: (bytes) => this.metrics.held(bytes),
     });
+    const newKind = ![...entry.streams.values()].includes(kind);
     entry.streams.set(stream, kind);
     this.total += 1;
     this.metrics.subscriptions(kind, 1);
     clearTimeout(entry.idle);
     entry.idle = undefined;
     if (!entry.poller) this.startPoller(entry);
+    else if (newKind) entry.poller.nudge();
     return stream;
   }
 
