@@ -53,15 +53,15 @@ export function createContext(
     tunnelEvents: (includeCurrent) => {
       if (credential === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(credential.apiKey, 'tunnels', includeCurrent, link);
+      return live.subscribe(client.credential, 'tunnels', includeCurrent, link);
     },
     endpointEvents: (includeCurrent) => {
       if (credential === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(credential.apiKey, 'endpoints', includeCurrent, link);
+      return live.subscribe(client.credential, 'endpoints', includeCurrent, link);
     },
     endpointWritten: async (write) => {
-      if (credential !== null) await live?.endpointWritten(credential.apiKey, write);
+      if (credential !== null) await live?.endpointWritten(client.credential, write);
     },
   };
 }

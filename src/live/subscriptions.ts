@@ -10,7 +10,14 @@ import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import type { SharedState } from '../shared-state';
 import { MINUTE_MS } from '../time';
-import { credentialDigest, NgrokClient, newScope, newTally, type UpstreamTransport } from '../upstream';
+import {
+  type ApiCredential,
+  credentialDigest,
+  NgrokClient,
+  newScope,
+  newTally,
+  type UpstreamTransport,
+} from '../upstream';
 import type { SubscriberLink } from './backlog';
 import { RollingBudget } from './budget';
 import type { EndpointWrite } from './endpoint-events';
@@ -40,7 +47,7 @@ export interface LiveDeps {
 
 interface CredentialEntry {
   readonly digest: string;
-  readonly apiKey: string;
+  readonly credential: ApiCredential;
   /** Open streams and the kind of events each one takes. */
   readonly streams: Map<EventStream, LiveKind>;
   poller?: Poller;
@@ -113,7 +120,7 @@ export class LiveEvents {
    * subscriber's transport, dropped when more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES wait for it.
    */
   subscribe(
-    apiKey: string,
+    credential: ApiCredential,
     kind: LiveKind,
     includeCurrent: boolean,
     link?: SubscriberLink,
@@ -131,7 +138,7 @@ export class LiveEvents {
     if (this.total >= liveMaxSubscriptions) {
       throw limited(`The gateway holds its maximum of ${liveMaxSubscriptions} subscriptions; retry later.`);
     }
-    const entry = this.entryFor(apiKey);
+    const entry = this.entryFor(credential);
     if (entry.streams.size >= liveMaxSubscriptionsPerCredential) {
       throw limited(
         `At most ${liveMaxSubscriptionsPerCredential} subscriptions per credential; close one to open another.`,
@@ -168,16 +175,10 @@ export class LiveEvents {
    * A write through the gateway, announced to the account's endpoint subscribers on every replica
    * now; the next poll does not announce it again. A failing store or feed costs the write nothing.
    */
-  async endpointWritten(apiKey: string, write: EndpointWrite): Promise<void> {
-    await announceEndpointWrite(
-      { feed: this.feed, snapshots: this.snapshots },
-      credentialDigest(apiKey),
-      write,
-    ).catch(() => {
-      this.logger.warn(
-        { credential: credentialDigest(apiKey).slice(0, 8) },
-        'live: a write could not be announced',
-      );
+  async endpointWritten(credential: ApiCredential, write: EndpointWrite): Promise<void> {
+    const { digest } = credential;
+    await announceEndpointWrite({ feed: this.feed, snapshots: this.snapshots }, digest, write).catch(() => {
+      this.logger.warn({ credential: digest.slice(0, 8) }, 'live: a write could not be announced');
     });
   }
 
@@ -207,13 +208,13 @@ export class LiveEvents {
     await Promise.all(ends);
   }
 
-  private entryFor(apiKey: string): CredentialEntry {
-    const digest = credentialDigest(apiKey);
+  private entryFor(credential: ApiCredential): CredentialEntry {
+    const { digest } = credential;
     let entry = this.entries.get(digest);
     if (!entry) {
       entry = {
         digest,
-        apiKey,
+        credential,
         streams: new Map(),
         previous: Promise.resolve(),
         budget: new RollingBudget(this.settings.live.pollBudgetPerMin),
@@ -229,7 +230,7 @@ export class LiveEvents {
       digest: entry.digest,
       // No read cache: every walk must see the upstream as it is now. The scope's tally counts the
       // attempts the poller's own calls send, whatever clients do meanwhile.
-      client: new NgrokClient(this.deps.transport.scoped(newScope(tally)), entry.apiKey),
+      client: new NgrokClient(this.deps.transport.scoped(newScope(tally)), entry.credential),
       tally,
       snapshots: this.snapshots,
       interest: this.interest,

@@ -45,12 +45,17 @@ export class NgrokClient {
    */
   constructor(
     private readonly transport: UpstreamTransport,
-    private readonly key: string | null,
+    key: ApiCredential | string | null,
     private readonly cache?: ReadCache,
-  ) {}
+  ) {
+    this.key = typeof key === 'object' && key !== null ? key.apiKey : key;
+    if (typeof key === 'object' && key !== null) this.digested = key;
+  }
 
-  /** The key and its digest (the cache's and every stage's key: never the credential itself). */
-  private get credential(): ApiCredential {
+  private readonly key: string | null;
+
+  /** The key and its digest, computed once (the cache's and every stage's key: never the credential itself). */
+  get credential(): ApiCredential {
     if (this.key === null) throw missingCredential();
     this.digested ??= apiCredential(this.key);
     return this.digested;
