@@ -36,8 +36,7 @@ import { clusterLiveDeps } from './live/cluster';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
-import { createSharedState } from './shared-state';
-import { registerRedisMetrics } from './shared-state/redis-metrics';
+import { createSharedState, registerRedisMetrics } from './shared-state';
 import {
   newScope,
   newTally,

@@ -1,7 +1,6 @@
 // A credential's poller budget: calls in the last rolling minute, and how long to wait before
 // `n` more fit. The poller records calls after they are made and asks before it makes them.
-import { WINDOW_MS } from '../shared-state/rate-budget';
-import { dropBefore, whenFree } from '../shared-state/rolling-window';
+import { dropBefore, WINDOW_MS, whenFree } from '../shared-state';
 
 export class RollingBudget {
   /** When each counted call was made (performance.now()), oldest first. */

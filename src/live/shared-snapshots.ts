@@ -1,7 +1,7 @@
 // Snapshots in the shared snapshot store (Redis, per process while it is down): the poller that
 // takes a credential over diffs against the last one its predecessor stored, and includeCurrent on
 // any replica starts from it. A snapshot outlives its poller, so a successor finds it.
-import type { SnapshotStore as SharedStore } from '../shared-state/snapshot-store';
+import type { SnapshotStore as SharedStore } from '../shared-state';
 import { MINUTE_MS } from '../time';
 import type { Snapshot, SnapshotStore } from './snapshot';
 

@@ -5,7 +5,7 @@
 // the operation's deadline and claims again, or fails at once with RATE_LIMITED and the exact
 // retryAfter. The live poller's calls never wait: the poller backs off by retryAfter on its own.
 import { GatewayError } from '../../errors';
-import { type ClaimKind, type RateBudget, retryAfterSeconds } from '../../shared-state/rate-budget';
+import { type ClaimKind, type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
 import type { UpstreamRequest } from '../http/request';
@@ -21,7 +21,7 @@ export interface UpstreamBudget {
 export const BUDGET_MESSAGE =
   "The gateway's budget of ngrok API calls for this credential is spent for now; retry after retryAfter seconds.";
 
-/** Writes first, then client reads, then the live poller (see shared-state/rate-budget.ts for the shares). */
+/** Writes first, then client reads, then the live poller (see shared-state/budget/rate-budget.ts for the shares). */
 export const kindOf = (request: UpstreamRequest): ClaimKind =>
   request.method !== 'GET' ? 'mutation' : request.origin === 'poll' ? 'poll' : 'read';
 
@@ -29,7 +29,7 @@ export const kindOf = (request: UpstreamRequest): ClaimKind =>
 class BudgetRefusal extends AttemptFailure {
   constructor(readonly retryInMs: number) {
     super(
-      new GatewayError('RATE_LIMITED', BUDGET_MESSAGE, { retryAfter: retryAfterSeconds(retryInMs) }),
+      new GatewayError('RATE_LIMITED', BUDGET_MESSAGE, { retryAfter: retryAfterFromMs(retryInMs) }),
       'local',
     );
   }

@@ -4,7 +4,7 @@
 // logs each outage once and each recovery once, and feeds /readiness and the metrics. A malformed
 // reply is an outage like any other: the connector drops the connection (guarded-connector.ts).
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 import { GuardedConnector, RedisReplyRefused } from './guarded-connector';
 
 /** connecting: not yet reached since start; up: both connections ready; down: an outage. */
