@@ -10,7 +10,7 @@ import { GuardedConnector, RedisReplyRefused } from './guarded-connector';
 /** connecting: not yet reached since start; up: both connections ready; down: an outage. */
 export type RedisState = 'connecting' | 'up' | 'down';
 
-/** What the fallback wrappers need to know about Redis. */
+/** What the fallback wrapper (../fallback.ts) needs to know about Redis. */
 export interface RedisLink {
   readonly up: boolean;
   /** Called with each new state; returns the unsubscribe function. */
