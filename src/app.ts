@@ -35,8 +35,7 @@ import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
-import { createSharedState } from './shared-state';
-import { registerRedisMetrics } from './shared-state/redis-metrics';
+import { createSharedState, registerRedisMetrics } from './shared-state';
 import {
   newScope,
   newTally,
@@ -93,9 +92,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
     deps.transport ??
     new UpstreamTransport({
       ...transportOptions(config, upstreamUrl),
-      ...(config.upstream.rateLimitPerMin > 0
-        ? { budget: { store: shared.budget, limitPerMin: config.upstream.rateLimitPerMin } }
-        : {}),
+      // With the limit off (0) the budget still keeps the live poller to LIVE_POLL_BUDGET_PER_MIN.
+      budget: { store: shared.budget, limitPerMin: config.upstream.rateLimitPerMin },
       pauses: shared.pauses,
       events: combineEvents(metrics.events, deps.events),
       ...(deps.tracing ? { tracing: deps.tracing.upstream } : {}),

@@ -1,6 +1,6 @@
 // The fan-out of observations to subscribers: yoga's pub/sub with one topic per kind and credential
 // digest. Its event target is in-process, or the shared one over Redis pub/sub
-// (shared-state/shared-events.ts) so every replica's subscribers hear one poller. Messages are plain
+// (shared-state/events/shared-events.ts) so every replica's subscribers hear one poller. Messages are plain
 // JSON for that reason.
 import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';

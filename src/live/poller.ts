@@ -28,8 +28,6 @@ export interface PollBudget {
   readonly perMinute: number;
   /** Milliseconds until `calls` more poll calls fit (0: now). */
   wait(calls: number): Promise<number>;
-  /** Counts calls made (a budget that does not see them itself). */
-  spent?(calls: number): void;
 }
 
 export interface PollerOptions {
@@ -169,7 +167,6 @@ export class Poller {
         } finally {
           const calls = tally.calls - before;
           this.turnCalls += calls;
-          this.options.budget.spent?.(calls);
           metrics.upstreamCalls(calls);
         }
       },

@@ -1,7 +1,7 @@
 // Where observations are kept: the shared snapshot store (Redis, per process while it is down; in
 // this process without Redis). A snapshot outlives its poller: the poller that takes an account
 // over, here or on another replica, diffs against it, and includeCurrent on any replica starts from it.
-import type { SnapshotStore } from '../shared-state/snapshot-store';
+import type { SnapshotStore } from '../shared-state';
 import { MINUTE_MS } from '../time';
 import type { LiveKind } from './kinds';
 import type { Snapshot } from './snapshot';

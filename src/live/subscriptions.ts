@@ -8,8 +8,7 @@ import type { Registry } from 'prom-client';
 import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
-import type { SharedState } from '../shared-state';
-import { MINUTE_MS } from '../time';
+import { pollShareOf, type SharedState } from '../shared-state';
 import {
   type ApiCredential,
   credentialDigest,
@@ -19,7 +18,6 @@ import {
   type UpstreamTransport,
 } from '../upstream';
 import type { SubscriberLink } from './backlog';
-import { RollingBudget } from './budget';
 import type { EndpointWrite } from './endpoint-events';
 import { type LiveFeed, PubSubFeed, type Topics } from './feed';
 import { Interest } from './interest';
@@ -34,14 +32,14 @@ import { announceEndpointWrite } from './writes';
 export interface LiveSettings {
   readonly live: Omit<LiveConfig, 'standinChurn'>;
   /** The transport's retries: a page call may cost 1 + this many calls. */
-  readonly upstream: Pick<UpstreamConfig, 'retries'>;
+  readonly upstream: Pick<UpstreamConfig, 'retries' | 'rateLimitPerMin'>;
 }
 
 export interface LiveDeps {
   readonly transport: UpstreamTransport;
   readonly registry: Registry;
   /** Where leases, snapshots and the fan-out live: Redis with REDIS_URL, this process otherwise. */
-  readonly shared: Pick<SharedState, 'events' | 'leases' | 'snapshots'>;
+  readonly shared: Pick<SharedState, 'budget' | 'events' | 'leases' | 'snapshots'>;
   readonly logger?: Logger;
 }
 
@@ -54,12 +52,7 @@ interface CredentialEntry {
   /** The last poller's end, awaited before a new one starts (it clears the snapshot). */
   previous: Promise<void>;
   idle?: NodeJS.Timeout;
-  /** Survives poller restarts, so a credential cannot reset its budget by leaving and coming back. */
-  readonly budget: RollingBudget;
 }
-
-/** A forgotten credential's budget window must be empty: its calls leave it after a minute. */
-const BUDGET_WINDOW_MS = MINUTE_MS;
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 
@@ -217,7 +210,6 @@ export class LiveEvents {
         credential,
         streams: new Map(),
         previous: Promise.resolve(),
-        budget: new RollingBudget(this.settings.live.pollBudgetPerMin),
       };
       this.entries.set(digest, entry);
     }
@@ -236,10 +228,10 @@ export class LiveEvents {
       interest: this.interest,
       feed: this.feed,
       lease: this.lease,
+      // The account's one poll window: the shared budget counts the poller's calls as it claims them.
       budget: {
-        perMinute: entry.budget.perMinute,
-        wait: async (calls) => entry.budget.waitFor(calls),
-        spent: (calls) => entry.budget.record(calls),
+        perMinute: pollShareOf(this.settings.upstream.rateLimitPerMin, this.settings.live.pollBudgetPerMin),
+        wait: (calls) => this.deps.shared.budget.pollWait(entry.digest, calls),
       },
       intervalMs: this.settings.live.pollIntervalMs,
       retries: this.settings.upstream.retries,
@@ -281,15 +273,7 @@ export class LiveEvents {
   private forgetIfUnused(entry: CredentialEntry): void {
     if (entry.streams.size > 0 || entry.poller || entry.idle || this.entries.get(entry.digest) !== entry)
       return;
-    if (entry.budget.used() === 0) {
-      this.entries.delete(entry.digest);
-      return;
-    }
-    // Kept while its budget window still counts calls, so leaving and coming back cannot reset it.
-    entry.idle = setTimeout(() => {
-      entry.idle = undefined;
-      this.forgetIfUnused(entry);
-    }, BUDGET_WINDOW_MS);
-    entry.idle.unref();
+    // Its poll window lives in the shared budget: leaving and coming back cannot reset it.
+    this.entries.delete(entry.digest);
   }
 }

@@ -3,7 +3,7 @@
 // in this process, or in Redis where every replica reads what one of them fetched. Keys hold a
 // digest of the credential and the request path, never the credential; a write through a
 // credential drops everything cached for it, on every replica sharing the store.
-import type { CacheStore } from '../shared-state/cache-store';
+import type { CacheStore } from '../shared-state';
 import { InFlight } from './stages/coalesce';
 
 interface Fetching {

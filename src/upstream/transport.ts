@@ -1,7 +1,7 @@
 // The transport to the REST upstream: the stages every call passes through, in one list, ending in
 // one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file and one line here.
 
-import { MemoryPauseStore, type PauseStore } from '../shared-state/pause-store';
+import { MemoryPauseStore, type PauseStore } from '../shared-state';
 import { type CallScope, NO_SCOPE } from './http/call-scope';
 import { type ApiCredential, apiCredential } from './http/credential';
 import { Exchange, type StatusCheck } from './http/exchange';

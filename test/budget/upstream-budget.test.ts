@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
 import { type AccountSeed, newId, type Sandbox, startSandbox } from '../../src/sandbox';
-import type { ClaimKind, RateBudget } from '../../src/shared-state/rate-budget';
+import type { ClaimKind, RateBudget } from '../../src/shared-state';
 import { listTunnelsRequest } from '../../src/upstream/api/tunnels';
 import type { UpstreamEvents } from '../../src/upstream/http/hooks';
 import { UpstreamTransport } from '../../src/upstream/transport';
@@ -88,6 +88,8 @@ function scriptedBudget(refusals: number, retryInMs: number): RateBudget & { kin
         ? { granted: false, retryInMs }
         : { granted: true, remaining: 5, at: Date.now() };
     },
+    // The transport's stages never ask it.
+    pollWait: async () => 0,
   };
 }
 

@@ -10,7 +10,7 @@ import type { Snapshot } from '../../src/live/snapshot';
 import { Snapshots } from '../../src/live/snapshots';
 import { type Channel, EventStream, type StreamItem } from '../../src/live/stream';
 import type { TunnelEventPayload } from '../../src/live/tunnel-events';
-import { MemorySnapshotStore } from '../../src/shared-state/snapshot-store';
+import { MemorySnapshotStore } from '../../src/shared-state';
 import type { Tunnel } from '../../src/upstream';
 
 const DIGEST = 'digest-of-a-credential';

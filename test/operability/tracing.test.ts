@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGateway, transportOptions } from '../../src/app';
 import { ConfigError, defaultConfig, loadConfig } from '../../src/config';
 import { type AccountSeed, makeTunnels, startSandbox } from '../../src/sandbox';
-import type { ClaimKind, RateBudget } from '../../src/shared-state/rate-budget';
+import type { ClaimKind, RateBudget } from '../../src/shared-state';
 import { credentialDigest, UpstreamTransport } from '../../src/upstream';
 import { getTunnelRequest } from '../../src/upstream/api/tunnels';
 import { sleep } from '../support/fixtures';
@@ -263,6 +263,7 @@ describe('an attempt that waited for the upstream budget', () => {
           ? { granted: false, retryInMs: 150 }
           : { granted: true, remaining: 5, at: Date.now() };
       },
+      pollWait: async () => 0,
     };
     const transport = new UpstreamTransport({
       ...transportOptions(defaultConfig(), sandbox.url),

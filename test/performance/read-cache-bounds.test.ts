@@ -1,6 +1,6 @@
 // The read cache's memory stays bounded however many credentials use it.
 import { describe, expect, it } from 'vitest';
-import { MemoryCacheStore } from '../../src/shared-state/cache-store';
+import { MemoryCacheStore } from '../../src/shared-state';
 import { ReadCache } from '../../src/upstream/read-cache';
 
 describe('read cache memory', () => {

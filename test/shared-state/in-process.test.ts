@@ -1,16 +1,16 @@
 // The per-process implementations of the shared state: what one replica uses alone, and what every
 // replica falls back to while Redis is down. A fake clock drives the rolling window.
 import { describe, expect, it } from 'vitest';
-import { MemoryCacheStore } from '../../src/shared-state/cache-store';
-import { MemoryLeaseStore } from '../../src/shared-state/lease';
-import { MemoryPauseStore } from '../../src/shared-state/pause-store';
 import {
   type BudgetDecision,
   ceilingsOf,
+  MemoryCacheStore,
+  MemoryLeaseStore,
+  MemoryPauseStore,
   MemoryRateBudget,
-  retryAfterSeconds,
-} from '../../src/shared-state/rate-budget';
-import { MemorySnapshotStore } from '../../src/shared-state/snapshot-store';
+  MemorySnapshotStore,
+  retryAfterFromMs,
+} from '../../src/shared-state';
 
 const clock = (start = 1_000_000) => {
   const state = { now: start };
@@ -105,7 +105,7 @@ describe('in-process upstream budget', () => {
   });
 
   it('turns a wait into retryAfter seconds, 1 to 60', () => {
-    expect([1, 999, 1_000, 1_001, 59_999, 120_000].map(retryAfterSeconds)).toEqual([1, 1, 1, 2, 60, 60]);
+    expect([1, 999, 1_000, 1_001, 59_999, 120_000].map(retryAfterFromMs)).toEqual([1, 1, 1, 2, 60, 60]);
   });
 
   it('keeps memory bounded: windows of idle credentials go, and at most maxDigests are kept', async () => {

@@ -8,7 +8,7 @@ import { createServer as createTcpServer, type Socket, type Server as TcpServer 
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../src/sandbox';
-import { keyNames } from '../../src/shared-state/keys';
+import { keyNames } from '../../src/shared-state/redis/keys';
 import { credentialDigest } from '../../src/upstream';
 import { until } from '../live/support';
 import { BadRedis } from '../support/bad-redis';

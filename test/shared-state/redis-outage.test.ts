@@ -9,9 +9,8 @@ import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log';
-import { createSharedState, type SharedState } from '../../src/shared-state';
-import { keyNames } from '../../src/shared-state/keys';
-import { registerRedisMetrics } from '../../src/shared-state/redis-metrics';
+import { createSharedState, registerRedisMetrics, type SharedState } from '../../src/shared-state';
+import { keyNames } from '../../src/shared-state/redis/keys';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 
 const FAKE_KEY = 'ngrok_fake_api_key_outage_7a3c';

@@ -10,7 +10,7 @@ import {
   MAX_LINE_BYTES,
   MAX_REPLY_BYTES,
   ReplyFrames,
-} from '../../src/shared-state/redis-reply-frames';
+} from '../../src/shared-state/redis/reply-frames';
 
 interface Parser {
   execute(chunk: Buffer): void;

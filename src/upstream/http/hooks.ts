@@ -1,6 +1,6 @@
 // The transport's hooks for metrics and logs; every one optional. Nothing here carries a credential
 // or a body.
-import type { ClaimKind } from '../../shared-state/rate-budget';
+import type { ClaimKind } from '../../shared-state';
 import type { Method, RouteName } from './request';
 
 /** The circuit breaker's state (stages/breaker.ts): 'open' refuses calls, 'half-open' lets one probe through. */

@@ -1,6 +1,6 @@
 // The upstream's Retry-After header, read as whole seconds within bounds the gateway trusts: the
 // pause, the retry wait and the client's retryAfter all use this one clamped value. (A wait the
-// gateway computes itself, in ms, becomes a retryAfter through shared-state's retryAfterSeconds.)
+// gateway computes itself, in ms, becomes a retryAfter through shared-state's retryAfterFromMs.)
 import { MINUTE_MS } from '../../time';
 
 /** At least a second: a 0 or a past date must not let a burst out at once. */

@@ -5,7 +5,7 @@
 // the operation's deadline and claims again, or fails at once with RATE_LIMITED and the exact
 // retryAfter. The live poller's calls never wait: the poller backs off by retryAfter on its own.
 import { GatewayError } from '../../errors';
-import { type ClaimKind, type RateBudget, retryAfterSeconds } from '../../shared-state/rate-budget';
+import { type ClaimKind, type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
 import type { UpstreamRequest } from '../http/request';
@@ -14,14 +14,18 @@ import { AttemptFailure, type Stage, sleep } from '../http/stage';
 export interface UpstreamBudget {
   /** Per credential digest, in Redis (shared by replicas) or in this process. */
   readonly store: RateBudget;
-  /** UPSTREAM_RATE_LIMIT_PER_MIN, as reported with each claim. */
+  /** UPSTREAM_RATE_LIMIT_PER_MIN, as reported with each claim; 0: only the poller's own share is kept. */
   readonly limitPerMin: number;
 }
+
+/** Whether the call claims from the budget: every call, or with the limit off only the poller's. */
+const claims = (budget: UpstreamBudget, kind: ClaimKind): boolean =>
+  budget.limitPerMin > 0 || kind === 'poll';
 
 export const BUDGET_MESSAGE =
   "The gateway's budget of ngrok API calls for this credential is spent for now; retry after retryAfter seconds.";
 
-/** Writes first, then client reads, then the live poller (see shared-state/rate-budget.ts for the shares). */
+/** Writes first, then client reads, then the live poller (see shared-state/budget/rate-budget.ts for the shares). */
 export const kindOf = (request: UpstreamRequest): ClaimKind =>
   request.method !== 'GET' ? 'mutation' : request.origin === 'poll' ? 'poll' : 'read';
 
@@ -29,7 +33,7 @@ export const kindOf = (request: UpstreamRequest): ClaimKind =>
 class BudgetRefusal extends AttemptFailure {
   constructor(readonly retryInMs: number) {
     super(
-      new GatewayError('RATE_LIMITED', BUDGET_MESSAGE, { retryAfter: retryAfterSeconds(retryInMs) }),
+      new GatewayError('RATE_LIMITED', BUDGET_MESSAGE, { retryAfter: retryAfterFromMs(retryInMs) }),
       'local',
     );
   }
@@ -41,6 +45,7 @@ export const budgetStage =
   (next) =>
   async (call) => {
     const kind = kindOf(call.request);
+    if (!claims(budget, kind)) return next(call);
     const decision = await budget.store.take(call.credential, kind);
     if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
     const remaining = Math.max(0, decision.remaining);

@@ -3,8 +3,7 @@
 // only be refused again. Calls wait it out, or fail at once with RATE_LIMITED when it outlasts
 // their deadline.
 import { GatewayError, UpstreamError } from '../../errors';
-import { MAX_PAUSE_MS, type PauseStore } from '../../shared-state/pause-store';
-import { retryAfterSeconds } from '../../shared-state/rate-budget';
+import { MAX_PAUSE_MS, type PauseStore, retryAfterFromMs } from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
 import { MESSAGES } from '../http/messages';
@@ -37,7 +36,7 @@ export class CredentialPause {
     const left = await this.left(call.credential);
     if (left === 0) return;
     if (left + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
-      const retryAfter = retryAfterSeconds(left);
+      const retryAfter = retryAfterFromMs(left);
       this.events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter });
       throw new AttemptFailure(new GatewayError('RATE_LIMITED', MESSAGES.PAUSED, { retryAfter }), 'local');
     }

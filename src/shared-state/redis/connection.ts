@@ -4,13 +4,13 @@
 // logs each outage once and each recovery once, and feeds /readiness and the metrics. A malformed
 // reply is an outage like any other: the connector drops the connection (guarded-connector.ts).
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Logger } from '../log';
+import type { Logger } from '../../log';
 import { GuardedConnector, RedisReplyRefused } from './guarded-connector';
 
 /** connecting: not yet reached since start; up: both connections ready; down: an outage. */
 export type RedisState = 'connecting' | 'up' | 'down';
 
-/** What the fallback wrappers need to know about Redis. */
+/** What the fallback wrapper (../fallback.ts) needs to know about Redis. */
 export interface RedisLink {
   readonly up: boolean;
   /** Called with each new state; returns the unsubscribe function. */

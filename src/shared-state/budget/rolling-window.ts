@@ -16,3 +16,16 @@ export function whenFree(times: readonly number[], cap: number, now: number, win
   if (cap <= 0) return now + windowMs;
   return (times[times.length - cap] ?? now) + windowMs;
 }
+
+/** When the window has room for `n` more calls (n >= 1): it may hold at most `cap - n` before them. */
+export const whenFreeFor = (
+  times: readonly number[],
+  cap: number,
+  n: number,
+  now: number,
+  windowMs: number,
+) => whenFree(times, cap - n + 1, now, windowMs);
+
+/** A time on the budget's clock as a wait from `now`: 0 when it has come, else at least 1 ms. */
+export const waitUntil = (at: number, now: number): number =>
+  at <= now ? 0 : Math.max(1, Math.ceil(at - now));

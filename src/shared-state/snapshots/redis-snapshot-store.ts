@@ -1,6 +1,6 @@
 // Snapshots in Redis: `<prefix>snapshot:<digest>` holds the JSON and expires after its TTL.
 import type { Redis } from 'ioredis';
-import type { KeyNames } from './keys';
+import type { KeyNames } from '../redis/keys';
 import type { SnapshotStore } from './snapshot-store';
 
 export class RedisSnapshotStore implements SnapshotStore {

@@ -1,6 +1,6 @@
 // The Redis connection's state as a Prometheus gauge, read when /metrics is scraped.
 import { Gauge, type Registry } from 'prom-client';
-import type { RedisConnection } from './redis-connection';
+import type { RedisConnection } from './connection';
 
 export function registerRedisMetrics(registry: Registry, connection: Pick<RedisConnection, 'state'>): void {
   new Gauge({

@@ -4,9 +4,9 @@
 // expire with their TTL. The generation key outlives every answer stored under it, so when it
 // expires and counting starts again, nothing stored under a reused number is still there.
 import type { Redis } from 'ioredis';
+import type { KeyNames } from '../redis/keys';
+import { redisScript } from '../redis/script';
 import type { CacheLookup, CacheStore, CacheStoreOptions } from './cache-store';
-import type { KeyNames } from './keys';
-import { redisScript } from './redis-script';
 
 // KEYS: the generation. ARGV: prefix of the answers, path. Returns {generation} or {generation, json}.
 const LOOKUP = redisScript(`
@@ -55,6 +55,8 @@ export class RedisCacheStore implements CacheStore {
     generation: number,
     entries: Iterable<readonly [path: string, value: unknown]>,
   ): Promise<void> {
+    // A negative generation was handed out by this process during an outage (outage-cache-store.ts).
+    if (generation < 0) return;
     const pairs = [...entries].flatMap(([path, value]) => [path, JSON.stringify(value ?? null)]);
     if (pairs.length === 0) return;
     await STORE(

@@ -1,21 +1,23 @@
 // The upstream budget in Redis, shared by every replica: per credential digest a sorted set of the
 // calls in the rolling window (score: Redis's own clock, so replicas' clocks never disagree) and one
 // of the poller's calls. One Lua script trims, counts and claims atomically: N replicas bursting
-// together never put more than the limit in any window.
+// together never put more than the limit in any window. A second, read-only script answers how
+// long the poller must wait before a walk, from the same keys.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { KeyNames } from './keys';
+import type { KeyNames } from '../redis/keys';
+import { integersOf, redisScript } from '../redis/script';
+import type { WindowCalls, WindowRecorder } from './memory-rate-budget';
 import {
   type BudgetDecision,
   type Ceilings,
   type ClaimKind,
   ceilingsOf,
+  pollCallsWithin,
   type RateBudget,
   type RateBudgetOptions,
   WINDOW_MS,
-  type WindowCalls,
 } from './rate-budget';
-import { integersOf, redisScript } from './redis-script';
 
 // KEYS: every call, the poller's calls. ARGV: window ms, ceiling, the poller's cap (-1: not a poll),
 // a suffix that makes the member unique. Returns {1, remaining, now} or {0, ms until a slot, now}.
@@ -54,7 +56,26 @@ end
 return {1, left, now}
 `);
 
-export class RedisRateBudget implements RateBudget {
+// KEYS: every call, the poller's calls. ARGV: window ms, the window's cap for `n` more polls (the
+// ceiling - n + 1), the poller's cap for them (its share - n + 1). Reads only: calls that left the
+// window are skipped, not trimmed. Returns {ms until both have room, now}.
+const POLL_WAIT = redisScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+local since = '(' .. (now - window)
+local function freeAt(key, cap)
+  local n = redis.call('ZCOUNT', key, since, '+inf')
+  if n < cap then return now end
+  if cap <= 0 then return now + window end
+  local oldest = redis.call('ZRANGEBYSCORE', key, since, '+inf', 'WITHSCORES', 'LIMIT', n - cap, 1)
+  return tonumber(oldest[2]) + window
+end
+local at = math.max(freeAt(KEYS[1], tonumber(ARGV[2])), freeAt(KEYS[2], tonumber(ARGV[3])))
+return {at - now, now}
+`);
+
+export class RedisRateBudget implements RateBudget, WindowRecorder {
   private readonly ceilings: Ceilings;
   private readonly windowMs: number;
   /** Members must be unique across replicas: two calls in one millisecond are two calls. */
@@ -83,6 +104,20 @@ export class RedisRateBudget implements RateBudget {
       return { granted: true, remaining: value, at: now };
     if (granted === 0 && value > 0 && value <= this.windowMs) return { granted: false, retryInMs: value };
     throw new Error('unexpected budget reply');
+  }
+
+  async pollWait(digest: string, calls: number): Promise<number> {
+    const { poll, pollOwn } = this.ceilings;
+    const n = pollCallsWithin(calls, pollOwn);
+    const reply = await POLL_WAIT(
+      this.client,
+      [this.keys.budget(digest), this.keys.pollBudget(digest)],
+      [this.windowMs, poll - n + 1, pollOwn - n + 1],
+    );
+    const [waitMs = -1, now = 0] = integersOf(reply, 2);
+    // As with take: what the script cannot return is no answer, and the call falls back.
+    if (now <= 0 || waitMs < 0 || waitMs > this.windowMs) throw new Error('unexpected budget reply');
+    return waitMs;
   }
 
   /** Adds calls granted elsewhere (by the in-process fallback during an outage) to the window. */

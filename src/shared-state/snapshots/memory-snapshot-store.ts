@@ -1,12 +1,7 @@
-// The live poller's last complete observation per credential digest (the list of tunnels it
-// diffs the next walk against), so a replica taking the poll over does not replay every tunnel as
-// new. Values are plain JSON and hold no credential.
+// Snapshots in this process: one replica's alone, or its own while Redis is down. Dropped when
+// Redis is back, which holds the cluster's.
 import { LRUCache } from 'lru-cache';
-
-export interface SnapshotStore {
-  get(digest: string): Promise<unknown>;
-  set(digest: string, snapshot: unknown, ttlMs: number): Promise<void>;
-}
+import type { SnapshotStore } from './snapshot-store';
 
 export class MemorySnapshotStore implements SnapshotStore {
   private readonly snapshots: LRUCache<string, { readonly value: unknown }>;
@@ -26,5 +21,9 @@ export class MemorySnapshotStore implements SnapshotStore {
   /** Forgets every snapshot (Redis is back and holds the cluster's). */
   clear(): void {
     this.snapshots.clear();
+  }
+
+  handOver(): void {
+    this.clear();
   }
 }

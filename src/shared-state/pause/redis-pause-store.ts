@@ -1,9 +1,9 @@
 // The pause after a 429 in Redis: one replica's 429 pauses the credential on every replica. The
 // key expires with the pause (PXAT); a script keeps the later of two pauses set concurrently.
 import type { Redis } from 'ioredis';
-import type { KeyNames } from './keys';
+import type { KeyNames } from '../redis/keys';
+import { redisScript } from '../redis/script';
 import { MAX_PAUSE_MS, type PauseStore } from './pause-store';
-import { redisScript } from './redis-script';
 
 // KEYS: the pause. ARGV: until (epoch ms). Sets it only when later than the one held.
 const PAUSE = redisScript(`

@@ -1,13 +1,13 @@
 // How the gateway's Redis connections reach Redis (ioredis's `Connector` option): over TCP or TLS
 // as ioredis's own connector does, with each socket guarded so no reply, however malformed, ends
 // the process. ioredis hands every chunk to its parser inside the socket's 'data' listener, where
-// anything thrown is uncaught: here a chunk first passes the framing check (redis-reply-frames.ts),
+// anything thrown is uncaught: here a chunk first passes the framing check (reply-frames.ts),
 // and the listeners run inside a try/catch. A refused or failed chunk destroys the socket with an
 // error naming why; ioredis then reports the error, reconnects, and per-process state serves.
 import { connect as connectTcp, type NetConnectOpts, type Socket } from 'node:net';
 import { type ConnectionOptions, connect as connectTls } from 'node:tls';
 import { AbstractConnector, type StandaloneConnectionOptions } from 'ioredis';
-import { ReplyFrames } from './redis-reply-frames';
+import { ReplyFrames } from './reply-frames';
 
 /** Why a Redis connection was dropped by the guard; the message is fixed text, never reply bytes. */
 export class RedisReplyRefused extends Error {

@@ -1,17 +1,7 @@
-// The pause after a 429 per credential digest: until when (epoch ms) nothing is sent for it, so a
-// burst does not spend the next window's quota on calls that could only be refused again.
+// The pauses in this process: one replica's alone, or every replica's while Redis is down; the
+// pauses still running then are handed to Redis when it is back, so no replica sends through them.
 import { LRUCache } from 'lru-cache';
-import { MINUTE_MS } from '../time';
-
-export interface PauseStore {
-  /** Pauses until `untilMs` (epoch ms); a later pause already set wins. */
-  pause(digest: string, untilMs: number): Promise<void>;
-  /** Until when the credential is paused, or undefined when it is not (any more). */
-  pausedUntil(digest: string): Promise<number | undefined>;
-}
-
-/** Longest pause kept: the upstream's rate window is 60 s. */
-export const MAX_PAUSE_MS = MINUTE_MS;
+import { MAX_PAUSE_MS, type PauseStore } from './pause-store';
 
 export class MemoryPauseStore implements PauseStore {
   private readonly until: LRUCache<string, number>;
@@ -42,5 +32,9 @@ export class MemoryPauseStore implements PauseStore {
     const running = new Map([...this.until.entries()].filter(([, until]) => until > now));
     this.until.clear();
     return running;
+  }
+
+  async handOver(redis: PauseStore): Promise<void> {
+    for (const [digest, until] of this.drain()) await redis.pause(digest, until);
   }
 }

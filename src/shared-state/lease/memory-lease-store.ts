@@ -1,16 +1,8 @@
-// A named lease held by one holder for a while (e.g. "who polls this credential's tunnels"). The
-// holder renews it well before `ttlMs` passes; when the holder dies, the lease expires and another
-// replica acquires it.
+// Leases in this process: one replica's alone, or every replica's own while Redis is down. Nothing
+// is handed to Redis when it is back: the cluster decides again, and a holder's renew says whether
+// it still holds the lease.
 import { LRUCache } from 'lru-cache';
-
-export interface LeaseStore {
-  /** True when `holder` holds the lease now (newly, or already: then it is extended). */
-  acquire(name: string, holder: string, ttlMs: number): Promise<boolean>;
-  /** Extends the lease; false when `holder` no longer holds it (it expired, another took it). */
-  renew(name: string, holder: string, ttlMs: number): Promise<boolean>;
-  /** Gives the lease up; false when `holder` did not hold it. */
-  release(name: string, holder: string): Promise<boolean>;
-}
+import type { LeaseStore } from './lease-store';
 
 export class MemoryLeaseStore implements LeaseStore {
   private readonly holders: LRUCache<string, string>;
@@ -41,5 +33,9 @@ export class MemoryLeaseStore implements LeaseStore {
   /** Forgets every lease (Redis is back: it decides again who holds what). */
   clear(): void {
     this.holders.clear();
+  }
+
+  handOver(): void {
+    this.clear();
   }
 }

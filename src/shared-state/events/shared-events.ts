@@ -8,8 +8,8 @@ import type {
   TypedEventTarget,
 } from '@graphql-yoga/typed-event-target';
 import type { Redis } from 'ioredis';
-import type { KeyNames } from './keys';
-import type { RedisLink } from './redis-connection';
+import type { RedisLink } from '../redis/connection';
+import type { KeyNames } from '../redis/keys';
 
 type Listener = TypedEventListenerOrEventListenerObject<CustomEvent>;
 

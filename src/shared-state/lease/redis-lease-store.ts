@@ -2,9 +2,9 @@
 // is SET NX PX; renewing and releasing compare the holder first, atomically, so a replica whose
 // lease expired can never extend or delete the lease another replica took over meanwhile.
 import type { Redis } from 'ioredis';
-import type { KeyNames } from './keys';
-import type { LeaseStore } from './lease';
-import { redisScript } from './redis-script';
+import type { KeyNames } from '../redis/keys';
+import { redisScript } from '../redis/script';
+import type { LeaseStore } from './lease-store';
 
 // KEYS: the lease. ARGV: holder, ttl ms. Takes a free lease, or extends one the holder holds.
 const ACQUIRE = redisScript(`

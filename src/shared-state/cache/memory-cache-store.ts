@@ -1,31 +1,6 @@
-// The read cache's storage (CACHE_TTL_MS): answers keyed by (credential digest, request path),
-// each stored under the credential's generation. A write moves the generation on ("forget"), which
-// makes everything cached before it unreachable at once, including a read that was under way and
-// stores its answer after the write: it stores under the old generation, which nobody reads.
+// The read cache in this process (rules in cache-store.ts), bounded in answers and generations.
 import { LRUCache } from 'lru-cache';
-
-export type CacheLookup =
-  | { readonly hit: true; readonly value: unknown }
-  | { readonly hit: false; readonly generation: number };
-
-export interface CacheStore {
-  /** The cached answer, or the generation a fresh answer must be stored under. */
-  lookup(digest: string, path: string): Promise<CacheLookup>;
-  /** Stores answers read in `generation`; dropped when the credential wrote since. */
-  store(
-    digest: string,
-    generation: number,
-    entries: Iterable<readonly [path: string, value: unknown]>,
-  ): Promise<void>;
-  /** Drops everything cached for the credential (a write went through it). */
-  forget(digest: string): Promise<void>;
-}
-
-export interface CacheStoreOptions {
-  readonly ttlMs: number;
-  /** Answers held at most, over all credentials (least recently used out first). */
-  readonly maxEntries: number;
-}
+import type { CacheLookup, CacheStore, CacheStoreOptions } from './cache-store';
 
 export class MemoryCacheStore implements CacheStore {
   private readonly entries: LRUCache<string, { readonly value: unknown }>;

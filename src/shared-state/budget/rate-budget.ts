@@ -1,0 +1,82 @@
+// The gateway's own upstream budget per credential digest: at most `limitPerMin` calls in any
+// rolling window (60 s), across every replica when it lives in Redis. Who may claim a slot:
+//   - a mutation, while fewer than `limit` calls are in the window;
+//   - a client read, while fewer than `limit - reserve` are (reserve = floor(limit / 10): the last
+//     tenth is kept for mutations, so a dashboard's reads never lock its user out of writing);
+//   - the live poller, under the same ceiling as reads and only while it has fewer than
+//     min(LIVE_POLL_BUDGET_PER_MIN, floor(limit / 2)) calls of its own in the window: clients always
+//     keep at least half of the budget however busy the poller is.
+// A refusal says in how many ms a slot frees for that kind, so a caller can wait when that fits
+// its deadline, or fail at once with RATE_LIMITED and retryAfter = retryAfterFromMs(ms).
+import { MINUTE_MS } from '../../time';
+
+export type ClaimKind = 'mutation' | 'read' | 'poll';
+
+export type BudgetDecision =
+  | {
+      readonly granted: true;
+      /** Calls of this kind still allowed in the window after this one. */
+      readonly remaining: number;
+      /** When the slot was taken, on the budget's clock (epoch ms). */
+      readonly at: number;
+    }
+  | {
+      readonly granted: false;
+      /** Milliseconds until a slot for this kind frees (at least 1). */
+      readonly retryInMs: number;
+    };
+
+export interface RateBudget {
+  take(digest: string, kind: ClaimKind): Promise<BudgetDecision>;
+  /**
+   * Milliseconds until `calls` more claims of kind 'poll' would all be granted in the current
+   * window (0: now), so the poller waits once before a walk instead of being refused midway.
+   * Claims nothing; `calls` counts as at least 1 and at most the poller's share.
+   */
+  pollWait(digest: string, calls: number): Promise<number>;
+}
+
+export interface RateBudgetOptions {
+  /** UPSTREAM_RATE_LIMIT_PER_MIN: calls per window and credential; 0 turns the budget off. */
+  readonly limitPerMin: number;
+  /** LIVE_POLL_BUDGET_PER_MIN: the poller's own share of the window. */
+  readonly pollBudgetPerMin: number;
+  /** Length of the rolling window (60 000; tests shorten it). */
+  readonly windowMs?: number;
+}
+
+export const WINDOW_MS = MINUTE_MS;
+
+/** How many calls may be in the window when a claim of each kind is made. */
+export interface Ceilings {
+  readonly mutation: number;
+  readonly read: number;
+  readonly poll: number;
+  /** The poller's own calls in the window at most. */
+  readonly pollOwn: number;
+}
+
+export function ceilingsOf(limitPerMin: number, pollBudgetPerMin: number): Ceilings {
+  const read = limitPerMin - Math.floor(limitPerMin / 10);
+  return {
+    mutation: limitPerMin,
+    read,
+    poll: read,
+    pollOwn: Math.min(pollBudgetPerMin, Math.floor(limitPerMin / 2)),
+  };
+}
+
+/**
+ * The poller's calls per window at most, what it paces its walks by: its share of the budget, or
+ * LIVE_POLL_BUDGET_PER_MIN alone when the budget is off (UPSTREAM_RATE_LIMIT_PER_MIN=0).
+ */
+export const pollShareOf = (limitPerMin: number, pollBudgetPerMin: number): number =>
+  limitPerMin === 0 ? Math.max(0, pollBudgetPerMin) : ceilingsOf(limitPerMin, pollBudgetPerMin).pollOwn;
+
+/** `calls` as pollWait counts it: at least one claim, at most the poller's share. */
+export const pollCallsWithin = (calls: number, share: number): number =>
+  Math.max(1, Math.min(Math.floor(calls), share));
+
+/** The RATE_LIMITED error's retryAfter from a wait in ms: whole seconds, 1..60. */
+export const retryAfterFromMs = (retryInMs: number): number =>
+  Math.min(60, Math.max(1, Math.ceil(retryInMs / 1000)));
