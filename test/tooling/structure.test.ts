@@ -3,6 +3,8 @@
 // failure lists the files (file:line -> file for imports). The detectors are proven on small trees.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { RouteName as StandInRoute } from '../../src/sandbox';
+import type { RouteName as GatewayRoute } from '../../src/upstream';
 import {
   crowdedFolders,
   diskTree,
@@ -119,6 +121,17 @@ describe('the structure of src/ and test/', () => {
 
   it(`has at most ${MAX_FILES_IN_ROOM} files directly in ${CROWDABLE.join(' and ')}`, () => {
     expect(crowdedFolders(tree, CROWDABLE, MAX_FILES_IN_ROOM)).toEqual([]);
+  });
+});
+
+// Written twice on purpose: the stand-in and the gateway name the upstream operations alike without
+// importing each other (only entry points may import the stand-in). Type-checking fails if they part.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const routesAgree: Same<StandInRoute, GatewayRoute> = true;
+
+describe('what stays written twice', () => {
+  it('the stand-in and the upstream client name the same routes (checked by tsc)', () => {
+    expect(routesAgree).toBe(true);
   });
 });
 
