@@ -9,7 +9,7 @@ import { useAccessControl } from './gateway/access-control';
 import { withCompression } from './gateway/compression';
 import { credentialOf } from './gateway/credentials';
 import { documentCacheOptions } from './gateway/document-cache';
-import type { ExampleIds } from './gateway/examples';
+import type { ExampleIds } from './gateway/example-ids';
 import { useCompiledExecution } from './gateway/execution';
 import { createGraphiQLServing, graphiqlOptions } from './gateway/graphiql';
 import {

@@ -58,15 +58,24 @@ export const badInput = (message: string): GatewayError => new GatewayError('BAD
 export const missingCredential = (): GatewayError =>
   new GatewayError('UNAUTHENTICATED', 'Send "Authorization: Bearer <token>".', { httpStatus: 401 });
 
-/** Expected outcome of a mutation: the thing to change does not exist. Shown as data. */
-export class NotFoundError extends Error {
+/** An expected outcome of a mutation, shown as data: a stable code and a message for people. */
+export abstract class MutationFailure extends Error {
+  constructor(
+    readonly code: 'NOT_FOUND' | 'INVALID_INPUT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The thing to change does not exist. */
+export class NotFoundError extends MutationFailure {
   override name = 'NotFoundError';
-  readonly code = 'NOT_FOUND';
   constructor(
     message: string,
     readonly id?: string,
   ) {
-    super(message);
+    super('NOT_FOUND', message);
   }
 }
 
@@ -85,14 +94,13 @@ export class RefusedInputError<K extends string = string> extends Error {
   }
 }
 
-/** Expected outcome of a mutation: an input the upstream or the gateway refused. Shown as data. */
-export class InvalidInputError extends Error {
+/** An input the upstream or the gateway refused. */
+export class InvalidInputError extends MutationFailure {
   override name = 'InvalidInputError';
-  readonly code = 'INVALID_INPUT';
   constructor(
     message: string,
     readonly field?: string,
   ) {
-    super(message);
+    super('INVALID_INPUT', message);
   }
 }

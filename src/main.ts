@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, listenHost, loadConfig } from './config';
-import { type ExampleIds, exampleIdsFrom } from './gateway/examples';
+import { type ExampleIds, exampleIdsFrom } from './gateway/example-ids';
 import { keyProtection } from './gateway/security';
 import { tracesUrl } from './gateway/trace-export';
 import { startTracing } from './gateway/tracing';

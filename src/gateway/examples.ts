@@ -1,34 +1,13 @@
 // The example operations: GraphiQL's tabs, the README's examples (a test keeps them equal), the
 // documents GraphQL Code Generator and .graphqlrc.yml read (the /* GraphQL */ templates below).
 // They live in the source so a build carries them; nothing here reads files or knows the stand-in.
-
-/** Ids the examples' variables are filled with. */
-export interface ExampleIds {
-  readonly tunnelId: string;
-  /** A tunnel with an endpoint, and that endpoint. */
-  readonly agentTunnelId: string;
-  readonly endpointId: string;
-  readonly edgeId: string;
-  readonly routeId: string;
-  /** Another backend than the route's, for ReplaceBackend. */
-  readonly backendId: string;
-}
+import type { ExampleIds } from './example-ids';
 
 export interface ExampleOperation {
   readonly name: string;
   readonly document: string;
   readonly variables: (ids: ExampleIds) => Record<string, unknown>;
 }
-
-/** What a person fills in when the gateway does not know real ids. */
-export const PLACEHOLDER_IDS: ExampleIds = {
-  tunnelId: 'tn_…',
-  agentTunnelId: 'tn_…',
-  endpointId: 'ep_…',
-  edgeId: 'edghts_…',
-  routeId: 'edghtsrt_…',
-  backendId: 'bkdtg_…',
-};
 
 const route = (ids: ExampleIds) => ({ edgeId: ids.edgeId, routeId: ids.routeId });
 
@@ -278,36 +257,4 @@ export function exampleOperation(name: string): ExampleOperation {
   const found = EXAMPLE_OPERATIONS.find((op) => op.name === name);
   if (!found) throw new Error(`no example operation named ${name}`);
   return found;
-}
-
-/** The part of a stand-in seed the ids come from (structural: the gateway does not import the stand-in). */
-export interface ExampleSeed {
-  readonly tunnels?: readonly { readonly id: string; readonly endpoint?: { readonly id: string } }[];
-  readonly edges?: readonly {
-    readonly id: string;
-    readonly routes: readonly { readonly id: string; readonly backend?: { readonly backendId: string } }[];
-  }[];
-  readonly backends?: readonly string[];
-}
-
-/** Ids from a seed: tunnels, an endpoint, and a route with a module plus another backend for it. */
-export function exampleIdsFrom(seed: ExampleSeed): ExampleIds | undefined {
-  const tunnelId = seed.tunnels?.[0]?.id;
-  const agent = seed.tunnels?.find((t) => t.endpoint !== undefined);
-  if (!tunnelId || !agent?.endpoint) return undefined;
-  for (const edge of seed.edges ?? []) {
-    const withModule = edge.routes.find((r) => r.backend !== undefined);
-    const backendId = seed.backends?.find((b) => b !== withModule?.backend?.backendId);
-    if (withModule && backendId) {
-      return {
-        tunnelId,
-        agentTunnelId: agent.id,
-        endpointId: agent.endpoint.id,
-        edgeId: edge.id,
-        routeId: withModule.id,
-        backendId,
-      };
-    }
-  }
-  return undefined;
 }

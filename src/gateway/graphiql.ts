@@ -1,11 +1,12 @@
 // GraphiQL opens with one tab per example operation (./examples.ts), the first one active with its
-// variables: real ids of the demo data on the embedded stand-in, where the gateway holds the
-// stand-in's key and no header is needed; placeholders elsewhere, plus the Authorization header to
-// fill in. Off in production. The page itself is built by ./graphiql-page.ts (no CDN) and served
-// by ./graphiql-cache.ts (compressed once, with an ETag).
+// variables (./example-ids.ts): real ids of the demo data on the embedded stand-in, where the
+// gateway holds the stand-in's key and no header is needed; placeholders elsewhere, plus the
+// Authorization header to fill in. Off in production. The page itself is built by
+// ./graphiql-page.ts (no CDN) and served by ./graphiql-cache.ts (compressed once, with an ETag).
 import type { GraphiQLOptions } from 'graphql-yoga';
 import type { Config } from '../config';
-import { EXAMPLE_OPERATIONS, type ExampleIds, type ExampleOperation, PLACEHOLDER_IDS } from './examples';
+import { type ExampleIds, PLACEHOLDER_IDS } from './example-ids';
+import { EXAMPLE_OPERATIONS, type ExampleOperation } from './examples';
 
 export { createGraphiQLServing } from './graphiql-cache';
 

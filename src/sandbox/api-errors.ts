@@ -163,9 +163,11 @@ export function agentEndpointReadOnly(id: string): ApiError {
   );
 }
 
+const NOT_FOUND = 'Resource not found';
+
 /** The plain not-found answer: no error_code, as the real API sends it. */
 export function notFound(): ApiError {
-  return new ApiError(404, undefined, 'Resource not found');
+  return new ApiError(404, undefined, NOT_FOUND);
 }
 
 /** An injected error answer: the catalogue's message when the code is known, else the status text. */
@@ -174,7 +176,7 @@ export function injectedError(status: number, errorCode?: string, retryAfter?: n
   const msg =
     template === undefined
       ? status === 404
-        ? 'Resource not found'
+        ? NOT_FOUND
         : (STATUS_CODES[status] ?? 'Error')
       : fill(template, {});
   return new ApiError(status, errorCode, msg, retryAfter);

@@ -3,7 +3,7 @@ import { parseCreateBody, parseUpdateBody } from './endpoint-input';
 import { presentEndpoint } from './endpoint-present';
 import { createCloudEndpoint, deleteCloudEndpoint, updateCloudEndpoint } from './endpoint-writes';
 import { compileFilter, FilterError, type Predicate } from './filter';
-import type { Outcome } from './operations';
+import type { OperationRequest, Outcome } from './operation-request';
 import { pageOf } from './paging';
 import { presentList } from './present';
 import type { EndpointRoute } from './routes';
@@ -14,15 +14,8 @@ import { checkNoBody, checkNoQuery, type ListSpec, parseListQuery } from './vali
 // The five /endpoints operations. The list is filtered before it is paged, so a filtered page
 // costs one call and next_page_uri carries the filter on.
 
-export interface EndpointRequest {
-  match: EndpointRoute;
-  method: string;
-  query: URLSearchParams;
-  contentType: string | undefined;
-  body: Buffer;
-  account: AccountStore;
-  base: string;
-}
+/** An operation on an /endpoints route. */
+type EndpointRequest = Omit<OperationRequest, 'match'> & { match: EndpointRoute };
 
 const LIST_SPEC: ListSpec = { prefix: 'ep', extra: ['filter', 'id', 'url'], repeatable: ['id', 'url'] };
 /** Fields that hold lists: the API refuses to filter on them. */

@@ -1,27 +1,12 @@
 import { apiError, notFound } from './api-errors';
 import { runEndpointOperation } from './endpoint-operations';
+import type { OperationRequest, Outcome } from './operation-request';
 import { presentModule, presentTunnel, presentTunnelList } from './present';
-import { isEndpointRoute, type RouteMatch } from './routes';
-import type { AccountStore } from './store';
+import { isEndpointRoute } from './routes';
 import { checkNoBody, checkNoQuery, parseListQuery, parseModuleInput } from './validate';
 
 // The operations, once the caller is admitted: validate the input, act on the account,
 // return the success outcome or throw an ApiError.
-
-export interface OperationRequest {
-  match: RouteMatch;
-  method: string;
-  query: URLSearchParams;
-  contentType: string | undefined;
-  body: Buffer;
-  account: AccountStore;
-  /** Base of every uri in bodies. */
-  base: string;
-  /** Edges shut down: backend module writes are refused with ERR_NGROK_7196. */
-  edgesReadOnly: boolean;
-}
-
-export type Outcome = { status: 200 | 201; json: unknown } | { status: 204 };
 
 export function runOperation(request: OperationRequest): Outcome {
   const { match, account, base } = request;

@@ -1,5 +1,6 @@
 import { idTime } from './ids';
-import { firstOlderThan, newestFirst, type Page, pageOf } from './paging';
+import { NewestFirst } from './newest-first';
+import { type Page, pageOf } from './paging';
 import type { AccountSeed, CloudEndpoint, RouteSeed, UpstreamTunnel } from './types';
 
 export interface BackendModule {
@@ -31,13 +32,11 @@ export function agentEndpointId(tunnelId: string): string {
 /** One account's in-memory state. Seeds are copied in and out so callers never share references. */
 export class AccountStore {
   /** Newest first: ids sort by creation time, so this is descending id order. */
-  private readonly tunnels: UpstreamTunnel[];
-  private readonly tunnelsById = new Map<string, UpstreamTunnel>();
+  private readonly tunnels: NewestFirst<UpstreamTunnel>;
   private readonly edges = new Map<string, Map<string, BackendModule | undefined>>();
   private readonly backends: Set<string>;
   /** Cloud endpoints, newest first like the tunnels. */
-  private readonly clouds: CloudEndpoint[];
-  private readonly cloudsById = new Map<string, CloudEndpoint>();
+  private readonly clouds: NewestFirst<CloudEndpoint>;
   /** The last time tick() gave out (ms); never behind a seeded timestamp. */
   private lastTick = 0;
 
@@ -46,15 +45,9 @@ export class AccountStore {
     private readonly now: () => number = Date.now,
   ) {
     const copy = structuredClone(seed);
-    this.tunnels = [...(copy.tunnels ?? [])].sort(newestFirst);
-    for (const tunnel of this.tunnels) {
-      if (this.tunnelsById.has(tunnel.id)) throw new Error(`duplicate tunnel id in seed: ${tunnel.id}`);
-      this.tunnelsById.set(tunnel.id, tunnel);
-    }
-    this.clouds = [...(copy.endpoints ?? [])].sort(newestFirst);
-    for (const endpoint of this.clouds) {
-      if (this.cloudsById.has(endpoint.id)) throw new Error(`duplicate endpoint id in seed: ${endpoint.id}`);
-      this.cloudsById.set(endpoint.id, endpoint);
+    this.tunnels = new NewestFirst(copy.tunnels ?? [], 'tunnel');
+    this.clouds = new NewestFirst(copy.endpoints ?? [], 'endpoint');
+    for (const endpoint of this.clouds.items) {
       for (const time of [endpoint.created_at, endpoint.updated_at]) {
         this.lastTick = Math.max(this.lastTick, Date.parse(time) || 0);
       }
@@ -78,47 +71,41 @@ export class AccountStore {
       ),
     }));
     return structuredClone({
-      tunnels: this.tunnels,
+      tunnels: [...this.tunnels.items],
       edges,
       backends: [...this.backends],
-      endpoints: this.clouds,
+      endpoints: [...this.clouds.items],
     });
   }
 
   /** Up to `limit` tunnels older than `beforeId` (all when absent), newest first. */
   listTunnels(limit: number, beforeId?: string): TunnelPage {
-    const page: Page<UpstreamTunnel> = pageOf(this.tunnels, limit, beforeId);
+    const page: Page<UpstreamTunnel> = pageOf(this.tunnels.items, limit, beforeId);
     return { tunnels: page.items, hasMore: page.hasMore };
   }
 
   /** The newest tunnel, or undefined when there is none. */
   newestTunnel(): UpstreamTunnel | undefined {
-    return this.tunnels[0];
+    return this.tunnels.items[0];
   }
 
   /** Brings a tunnel online, in its place by id (creation time). */
   addTunnel(tunnel: UpstreamTunnel): void {
-    if (this.tunnelsById.has(tunnel.id)) throw new Error(`tunnel ${tunnel.id} is already online`);
-    const copy = structuredClone(tunnel);
-    this.tunnels.splice(firstOlderThan(this.tunnels, copy.id), 0, copy);
-    this.tunnelsById.set(copy.id, copy);
+    if (this.tunnels.get(tunnel.id)) throw new Error(`tunnel ${tunnel.id} is already online`);
+    this.tunnels.put(structuredClone(tunnel));
   }
 
   /** Takes a tunnel offline; false when it was not online. */
   removeTunnel(id: string): boolean {
-    const tunnel = this.tunnelsById.get(id);
-    if (tunnel === undefined) return false;
-    this.tunnelsById.delete(id);
-    this.tunnels.splice(this.tunnels.indexOf(tunnel), 1);
-    return true;
+    return this.tunnels.remove(id);
   }
 
   get tunnelCount(): number {
-    return this.tunnels.length;
+    return this.tunnels.size;
   }
 
   getTunnel(id: string): UpstreamTunnel | undefined {
-    return this.tunnelsById.get(id);
+    return this.tunnels.get(id);
   }
 
   hasRoute(edgeId: string, routeId: string): boolean {
@@ -161,10 +148,10 @@ export class AccountStore {
   /** Every endpoint, newest first: one per agent tunnel, then merged with the cloud endpoints. */
   endpointRecords(): EndpointRecord[] {
     const agents: EndpointRecord[] = [];
-    for (const tunnel of this.tunnels) {
+    for (const tunnel of this.tunnels.items) {
       if (isAgentTunnel(tunnel)) agents.push({ id: agentEndpointId(tunnel.id), type: 'agent', tunnel });
     }
-    const clouds = this.clouds.map(
+    const clouds = this.clouds.items.map(
       (endpoint): EndpointRecord => ({ id: endpoint.id, type: 'cloud', endpoint }),
     );
     // Both are already newest first: a merge keeps it so without sorting again.
@@ -187,41 +174,33 @@ export class AccountStore {
 
   /** The endpoint with that id: a cloud one, or the agent endpoint of an online agent tunnel. */
   getEndpoint(id: string): EndpointRecord | undefined {
-    const endpoint = this.cloudsById.get(id);
+    const endpoint = this.clouds.get(id);
     if (endpoint !== undefined) return { id, type: 'cloud', endpoint };
     if (!id.startsWith('ep_')) return undefined;
-    const tunnel = this.tunnelsById.get(`tn_${id.slice(3)}`);
+    const tunnel = this.tunnels.get(`tn_${id.slice(3)}`);
     return tunnel !== undefined && isAgentTunnel(tunnel) ? { id, type: 'agent', tunnel } : undefined;
   }
 
   /** Stores a cloud endpoint: a new one in its place by id, or a replacement of the one with its id. */
   putCloudEndpoint(endpoint: CloudEndpoint): void {
-    const copy = structuredClone(endpoint);
-    const existing = this.cloudsById.get(copy.id);
-    if (existing === undefined) this.clouds.splice(firstOlderThan(this.clouds, copy.id), 0, copy);
-    else this.clouds[this.clouds.indexOf(existing)] = copy;
-    this.cloudsById.set(copy.id, copy);
+    this.clouds.put(structuredClone(endpoint));
   }
 
   /** Deletes a cloud endpoint; false when there is none with that id. */
   removeCloudEndpoint(id: string): boolean {
-    const endpoint = this.cloudsById.get(id);
-    if (endpoint === undefined) return false;
-    this.cloudsById.delete(id);
-    this.clouds.splice(this.clouds.indexOf(endpoint), 1);
-    return true;
+    return this.clouds.remove(id);
   }
 
   getCloudEndpoint(id: string): CloudEndpoint | undefined {
-    return this.cloudsById.get(id);
+    return this.clouds.get(id);
   }
 
   get cloudEndpointCount(): number {
-    return this.clouds.length;
+    return this.clouds.size;
   }
 
   /** The newest `count` cloud endpoints (the ones a first page shows). */
   newestCloudEndpoints(count: number): CloudEndpoint[] {
-    return this.clouds.slice(0, count);
+    return this.clouds.items.slice(0, count);
   }
 }

@@ -1,12 +1,12 @@
 // The backend module of an HTTPS edge route: its type, the query that reads it and the mutations
 // that replace and delete it. Writes re-prime the loader so later reads in the operation see them.
 import type DataLoader from 'dataloader';
-import { badInput, InvalidInputError, RefusedInputError } from '../errors';
+import { badInput, InvalidInputError, type RefusedInputError } from '../errors';
 import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../ids';
 import { type LoadedBackendModule, loadBackendModules, routeKey } from '../loaders/backend-module-lookup';
 import type { BackendModuleInput, RouteKey } from '../upstream';
 import { builder } from './builder';
-import { MUTATION_ERRORS } from './mutation-errors';
+import { MUTATION_ERRORS, refusalShown } from './mutation-errors';
 import { RefType } from './refs';
 
 export const BackendModuleType = builder.loadableObjectRef<LoadedBackendModule, string>('BackendModule', {
@@ -21,11 +21,10 @@ BackendModuleType.implement({
     edgeId: t.exposeID('edgeId', { description: 'The HTTPS edge (edghts_…).' }),
     routeId: t.exposeID('routeId', { description: 'The route of that edge (edghtsrt_…).' }),
     enabled: t.exposeBoolean('enabled', { description: 'True when the module is applied to traffic.' }),
-    backend: t.field({
+    backend: t.expose('backend', {
       type: RefType,
       nullable: true,
       description: 'Null when the route has no backend.',
-      resolve: (module) => module.backend ?? null,
     }),
   }),
 });
@@ -48,9 +47,8 @@ const FIELD_OF_INPUT: Record<keyof BackendModuleInput, string> = {
 };
 
 /** The upstream's refusal of a write, in this schema's terms. */
-function shownAsInvalidInput(error: unknown): unknown {
-  if (!(error instanceof RefusedInputError)) return error;
-  const field = FIELD_OF_INPUT[error.input as keyof BackendModuleInput] as string | undefined;
+function inSchemaTerms(refusal: RefusedInputError): InvalidInputError {
+  const field = FIELD_OF_INPUT[refusal.input as keyof BackendModuleInput] as string | undefined;
   return new InvalidInputError(
     field ? `The ngrok API refused ${field}.` : 'The ngrok API refused the input.',
     field,
@@ -148,11 +146,13 @@ builder.mutationFields((t) => ({
       const key = routeKey(route);
       // A failed write may still have landed: forget what this operation read before.
       loader.clear(key);
-      const stored = await ctx.client
-        .replaceBackendModule(route, { backendId: input.backendId, enabled: input.enabled ?? undefined })
-        .catch((error: unknown) => {
-          throw shownAsInvalidInput(error);
-        });
+      const stored = await refusalShown(
+        ctx.client.replaceBackendModule(route, {
+          backendId: input.backendId,
+          enabled: input.enabled ?? undefined,
+        }),
+        inSchemaTerms,
+      );
       const module = { edgeId: route.edgeId, routeId: route.routeId, ...stored };
       primeAbsent(loader, key, module.backend ? module : null);
       return module;

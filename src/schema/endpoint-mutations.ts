@@ -2,18 +2,16 @@
 // operation's endpoint loader with the answer, so later reads in the operation see the write, and
 // announces it to the account's endpointEvents subscribers at once.
 import type { Context } from '../context';
-import { InvalidInputError, RefusedInputError } from '../errors';
+import { InvalidInputError, type RefusedInputError } from '../errors';
 import { isIdOf, quote } from '../ids';
 import type { Endpoint, EndpointFields } from '../upstream';
 import { builder } from './builder';
 import { EndpointNode } from './endpoints';
-import { MUTATION_ERRORS } from './mutation-errors';
+import { MUTATION_ERRORS, refusalShown } from './mutation-errors';
 
 /** The upstream's refusal of a write, with its own reason: the one upstream text a client may see. */
-function shownAsInvalidInput(error: unknown): unknown {
-  if (!(error instanceof RefusedInputError)) return error;
-  return new InvalidInputError(error.reason ?? 'The ngrok API refused the input.', error.input);
-}
+const withReason = (refusal: RefusedInputError): InvalidInputError =>
+  new InvalidInputError(refusal.reason ?? 'The ngrok API refused the input.', refusal.input);
 
 function checkedId(id: string): string {
   if (!isIdOf(id, 'endpoint'))
@@ -101,18 +99,17 @@ builder.mutationFields((t) => ({
       dataField: { name: 'endpoint', description: 'The endpoint as the ngrok API stored it.' },
     },
     resolve: async (_root, { input }, ctx) => {
-      const endpoint = await ctx.client
-        .createCloudEndpoint({
+      const endpoint = await refusalShown(
+        ctx.client.createCloudEndpoint({
           url: input.url,
           trafficPolicy: input.trafficPolicy,
           ...(input.description != null ? { description: input.description } : {}),
           ...(input.metadata != null ? { metadata: input.metadata } : {}),
           ...(input.bindings != null ? { bindings: input.bindings } : {}),
           ...(input.poolingEnabled != null ? { poolingEnabled: input.poolingEnabled } : {}),
-        })
-        .catch((error: unknown) => {
-          throw shownAsInvalidInput(error);
-        });
+        }),
+        withReason,
+      );
       prime(ctx, endpoint.id, endpoint);
       await ctx.endpointWritten({ type: 'saved', endpoint });
       return endpoint;
@@ -135,9 +132,7 @@ builder.mutationFields((t) => ({
       const id = checkedId(given);
       const fields = updateFields(changes);
       forgetBefore(ctx, id);
-      const endpoint = await ctx.client.updateEndpoint(id, fields).catch((error: unknown) => {
-        throw shownAsInvalidInput(error);
-      });
+      const endpoint = await refusalShown(ctx.client.updateEndpoint(id, fields), withReason);
       prime(ctx, id, endpoint);
       await ctx.endpointWritten({ type: 'saved', endpoint });
       return endpoint;
@@ -155,9 +150,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { input }, ctx) => {
       const id = checkedId(input.id);
       forgetBefore(ctx, id);
-      await ctx.client.deleteEndpoint(id).catch((error: unknown) => {
-        throw shownAsInvalidInput(error);
-      });
+      await refusalShown(ctx.client.deleteEndpoint(id), withReason);
       prime(ctx, id, null);
       await ctx.endpointWritten({ type: 'deleted', id });
       return { id };

@@ -1,11 +1,11 @@
 // Endpoints: the Endpoint node and its loader, `endpoints` (a filtered connection over
 // limit/before_id paging) and `endpoint(id)`.
 import { badInput } from '../errors';
-import { isIdOf, quote } from '../ids';
 import { compileEndpointFilter, type Endpoint, type EndpointFilterSpec, matchesNothing } from '../upstream';
 import { builder } from './builder';
 import { ENDPOINT_CURSOR } from './cursors';
 import { connectionOf, EMPTY_SLICE, forwardPaging } from './forward-connection';
+import { nodeIdOf } from './node-ids';
 import { RefType } from './refs';
 
 const MAX_FILTER_URLS = 100;
@@ -25,8 +25,6 @@ export const EndpointNode = builder.loadableNodeRef<Endpoint>('Endpoint', {
   // DataLoader hands a null result through as null: an unknown id resolves to null, not an error.
   load: (ids: string[], ctx) => ctx.endpoints.load(ids) as Promise<(Endpoint | Error)[]>,
 });
-
-const optional = (value: string | undefined): string | null => value ?? null;
 
 EndpointNode.implement({
   description: 'A URL of the account that takes traffic: an agent endpoint or a cloud endpoint.',
@@ -48,86 +46,45 @@ EndpointNode.implement({
     bindings: t.exposeStringList('bindings', {
       description: 'How traffic reaches it: public, internal or kubernetes, as the upstream sends them.',
     }),
-    proto: t.string({
+    proto: t.exposeString('proto', {
       nullable: true,
       description: "The URL's scheme as the upstream sends it (https, http, tcp, tls); null when absent.",
-      resolve: (e) => optional(e.proto),
     }),
-    hostport: t.string({
-      nullable: true,
-      description: 'Host and port.',
-      resolve: (e) => optional(e.hostport),
-    }),
-    region: t.string({
-      nullable: true,
-      description: 'Where it runs (us, eu, …).',
-      resolve: (e) => optional(e.region),
-    }),
-    createdAt: t.field({
-      type: 'DateTime',
-      description: 'When it was created.',
-      resolve: (e) => e.createdAt,
-    }),
-    updatedAt: t.field({
+    hostport: t.exposeString('hostport', { nullable: true, description: 'Host and port.' }),
+    region: t.exposeString('region', { nullable: true, description: 'Where it runs (us, eu, …).' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was created.' }),
+    updatedAt: t.expose('updatedAt', {
       type: 'DateTime',
       nullable: true,
       description: 'When it last changed.',
-      resolve: (e) => optional(e.updatedAt),
     }),
-    description: t.string({
-      nullable: true,
-      description: 'Free text.',
-      resolve: (e) => optional(e.description),
-    }),
-    metadata: t.string({
-      nullable: true,
-      description: 'User metadata.',
-      resolve: (e) => optional(e.metadata),
-    }),
-    trafficPolicy: t.string({
+    description: t.exposeString('description', { nullable: true, description: 'Free text.' }),
+    metadata: t.exposeString('metadata', { nullable: true, description: 'User metadata.' }),
+    trafficPolicy: t.exposeString('trafficPolicy', {
       nullable: true,
       description:
         "The endpoint's Traffic Policy document (YAML or JSON) exactly as stored; null when it has none.",
-      resolve: (e) => optional(e.trafficPolicy),
     }),
     poolingEnabled: t.exposeBoolean('poolingEnabled', {
       description: 'True when several agents may serve this URL together.',
     }),
-    upstreamUrl: t.string({
+    upstreamUrl: t.exposeString('upstreamUrl', {
       nullable: true,
       description: 'Where an agent endpoint forwards traffic; null for cloud endpoints.',
-      resolve: (e) => optional(e.upstreamUrl),
     }),
-    domain: t.field({
-      type: RefType,
-      nullable: true,
-      description: 'Its reserved domain.',
-      resolve: (e) => e.domain ?? null,
-    }),
-    tcpAddr: t.field({
-      type: RefType,
-      nullable: true,
-      description: 'Its TCP address.',
-      resolve: (e) => e.tcpAddr ?? null,
-    }),
-    tunnel: t.field({
+    domain: t.expose('domain', { type: RefType, nullable: true, description: 'Its reserved domain.' }),
+    tcpAddr: t.expose('tcpAddr', { type: RefType, nullable: true, description: 'Its TCP address.' }),
+    tunnel: t.expose('tunnel', {
       type: RefType,
       nullable: true,
       description: 'The agent tunnel serving it (agent endpoints).',
-      resolve: (e) => e.tunnel ?? null,
     }),
-    tunnelSession: t.field({
+    tunnelSession: t.expose('tunnelSession', {
       type: RefType,
       nullable: true,
       description: 'The agent session serving it (agent endpoints).',
-      resolve: (e) => e.tunnelSession ?? null,
     }),
-    principal: t.field({
-      type: RefType,
-      nullable: true,
-      description: 'Who created it.',
-      resolve: (e) => e.principal ?? null,
-    }),
+    principal: t.expose('principal', { type: RefType, nullable: true, description: 'Who created it.' }),
   }),
 });
 
@@ -186,10 +143,6 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Null when the account has no endpoint with this id.',
     args: { id: t.arg.id({ required: true, description: 'An endpoint id (ep_…).' }) },
-    resolve: (_root, { id }) => {
-      if (!isIdOf(id, 'endpoint'))
-        throw badInput(`${quote(id)} is not an endpoint id (ep_ followed by letters or digits).`);
-      return id;
-    },
+    resolve: (_root, { id }) => nodeIdOf(id, 'endpoint'),
   }),
 }));

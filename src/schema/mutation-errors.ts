@@ -1,9 +1,9 @@
 // Expected outcomes of mutations, shown as data in the result unions. Only these classes are
 // caught by the errors plugin; anything else stays a (masked) GraphQL error.
-import { InvalidInputError, NotFoundError } from '../errors';
+import { InvalidInputError, type MutationFailure, NotFoundError, RefusedInputError } from '../errors';
 import { builder } from './builder';
 
-export const ErrorInterface = builder.interfaceRef<NotFoundError | InvalidInputError>('Error').implement({
+export const ErrorInterface = builder.interfaceRef<MutationFailure>('Error').implement({
   description: 'An expected failure of a mutation.',
   fields: (t) => ({
     message: t.exposeString('message', { description: 'What went wrong, for people.' }),
@@ -13,32 +13,39 @@ export const ErrorInterface = builder.interfaceRef<NotFoundError | InvalidInputE
   }),
 });
 
+/** What both failure types share: the interface, and being told apart by their class. */
+const failureOf = (kind: typeof NotFoundError | typeof InvalidInputError, description: string) => ({
+  description,
+  interfaces: [ErrorInterface],
+  isTypeOf: (value: unknown) => value instanceof kind,
+});
+
 builder.objectType(NotFoundError, {
   name: 'NotFoundError',
-  description: 'The endpoint, edge, route or backend module does not exist.',
-  interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof NotFoundError,
+  ...failureOf(NotFoundError, 'The endpoint, edge, route or backend module does not exist.'),
   fields: (t) => ({
-    id: t.id({
-      nullable: true,
-      description: 'The id that was not found, when one is known.',
-      resolve: (error) => error.id ?? null,
-    }),
+    id: t.exposeID('id', { nullable: true, description: 'The id that was not found, when one is known.' }),
   }),
 });
 
 builder.objectType(InvalidInputError, {
   name: 'InvalidInputError',
-  description: 'An input was refused, by the gateway or by the ngrok API.',
-  interfaces: [ErrorInterface],
-  isTypeOf: (value) => value instanceof InvalidInputError,
+  ...failureOf(InvalidInputError, 'An input was refused, by the gateway or by the ngrok API.'),
   fields: (t) => ({
-    field: t.string({
+    field: t.exposeString('field', {
       nullable: true,
       description: 'The input field at fault (edgeId, routeId, backendId, enabled), when one is known.',
-      resolve: (error) => error.field ?? null,
     }),
   }),
 });
 
 export const MUTATION_ERRORS = [NotFoundError, InvalidInputError];
+
+/** A write whose refusal by the upstream (RefusedInputError) shows as `shown` makes it; other failures stay. */
+export const refusalShown = <T>(
+  write: Promise<T>,
+  shown: (refusal: RefusedInputError) => InvalidInputError,
+): Promise<T> =>
+  write.catch((error: unknown) => {
+    throw error instanceof RefusedInputError ? shown(error) : error;
+  });

@@ -1,6 +1,6 @@
 // Global ids are the upstream's ids; the type comes from the prefix (tn_ → Tunnel, ep_ → Endpoint).
 import { badInput } from '../errors';
-import { kindOf, quote } from '../ids';
+import { ID_KINDS, isIdOf, kindOf, quote } from '../ids';
 
 const TYPENAME_BY_KIND: Partial<Record<string, string>> = { tunnel: 'Tunnel', endpoint: 'Endpoint' };
 
@@ -12,4 +12,16 @@ export function decodeNodeId(globalID: string): { typename: string; id: string }
       `${quote(globalID)} is not an ngrok id (expected a prefix such as tn_ and letters or digits).`,
     );
   return { typename: TYPENAME_BY_KIND[kind] ?? `unsupported:${kind}`, id: globalID };
+}
+
+const NOUN_BY_KIND = { tunnel: 'a tunnel', endpoint: 'an endpoint' } as const;
+
+/** The id a by-id field (tunnel, endpoint) was given, or BAD_USER_INPUT when it is not of that kind. */
+export function nodeIdOf(id: string, kind: keyof typeof NOUN_BY_KIND): string {
+  if (!isIdOf(id, kind)) {
+    throw badInput(
+      `${quote(id)} is not ${NOUN_BY_KIND[kind]} id (${ID_KINDS[kind]}_ followed by letters or digits).`,
+    );
+  }
+  return id;
 }

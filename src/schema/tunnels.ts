@@ -1,10 +1,9 @@
 // Tunnels: the Tunnel node, its loader, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
-import { badInput } from '../errors';
-import { isIdOf, quote } from '../ids';
 import type { Tunnel } from '../upstream';
 import { builder } from './builder';
 import { TUNNEL_CURSOR } from './cursors';
 import { connectionOf, forwardPaging } from './forward-connection';
+import { nodeIdOf } from './node-ids';
 import { RefType } from './refs';
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
@@ -40,20 +39,17 @@ TunnelNode.implement({
   description: 'An online tunnel running on the account.',
   isTypeOf: (value) => typeof value === 'object' && value !== null && 'startedAt' in value,
   fields: (t) => ({
-    publicUrl: t.string({
+    publicUrl: t.exposeString('publicUrl', {
       nullable: true,
       description: "URL of the ephemeral tunnel's public endpoint; null for backend tunnels.",
-      resolve: (tunnel) => tunnel.publicUrl ?? null,
     }),
-    startedAt: t.field({
+    startedAt: t.expose('startedAt', {
       type: 'DateTime',
       description: 'When the tunnel started (RFC 3339).',
-      resolve: (tunnel) => tunnel.startedAt,
     }),
-    metadata: t.string({
+    metadata: t.exposeString('metadata', {
       nullable: true,
       description: "User-supplied metadata from the tunnel's own agent configuration.",
-      resolve: (tunnel) => tunnel.metadata ?? null,
     }),
     proto: t.field({
       type: TunnelProtocol,
@@ -63,16 +59,14 @@ TunnelNode.implement({
       resolve: (tunnel) => (tunnel.proto && PROTOCOLS.has(tunnel.proto) ? (tunnel.proto as 'http') : null),
     }),
     region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
-    tunnelSession: t.field({
+    tunnelSession: t.expose('tunnelSession', {
       type: RefType,
       description: 'The tunnel session on which this tunnel was started.',
-      resolve: (tunnel) => tunnel.tunnelSession,
     }),
-    endpoint: t.field({
+    endpoint: t.expose('endpoint', {
       type: RefType,
       nullable: true,
       description: 'The ephemeral endpoint of an agent-initiated tunnel.',
-      resolve: (tunnel) => tunnel.endpoint ?? null,
     }),
     labels: t.field({
       type: [TunnelLabel],
@@ -85,17 +79,15 @@ TunnelNode.implement({
               .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
           : null,
     }),
-    backends: t.field({
+    backends: t.expose('backends', {
       type: [RefType],
       nullable: true,
       description:
         'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
-      resolve: (tunnel) => tunnel.backends ?? null,
     }),
-    forwardsTo: t.string({
+    forwardsTo: t.exposeString('forwardsTo', {
       nullable: true,
       description: 'Where the agent forwards traffic: a URL or a network address.',
-      resolve: (tunnel) => tunnel.forwardsTo ?? null,
     }),
   }),
 });
@@ -119,10 +111,6 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Null when no online tunnel has this id.',
     args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
-    resolve: (_root, { id }) => {
-      if (!isIdOf(id, 'tunnel'))
-        throw badInput(`${quote(id)} is not a tunnel id (tn_ followed by letters or digits).`);
-      return id;
-    },
+    resolve: (_root, { id }) => nodeIdOf(id, 'tunnel'),
   }),
 }));

@@ -65,19 +65,20 @@ export class NgrokClient {
    * A read with this client's credential: through the cache when there is one, keyed by the request's
    * path, a hit (no call of its own) reported as such; without a cache the plain call, nothing added.
    */
-  private read<T>(
-    request: () => UpstreamRequest,
-    fetch: (credential: ApiCredential) => Promise<T>,
+  private read<A, T>(
+    request: (args: A) => UpstreamRequest,
+    call: (transport: UpstreamTransport, credential: ApiCredential, args: A) => Promise<T>,
+    args: A,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
     const credential = this.credential;
     const cache = this.cache;
-    if (!cache) return fetch(credential);
-    const upstreamRequest = request();
+    if (!cache) return call(this.transport, credential, args);
+    const upstreamRequest = request(args);
     let called = false;
     const counted = () => {
       called = true;
-      return fetch(credential);
+      return call(this.transport, credential, args);
     };
     return cache
       .read(credential.digest, this.transport.pathOf(upstreamRequest), counted, related)
@@ -85,6 +86,11 @@ export class NgrokClient {
         if (!called) this.transport.noteCacheHit(upstreamRequest.route);
         return value;
       });
+  }
+
+  /** Each listed item is what its own GET would answer: a later read of it by id needs no call. */
+  private asRead(items: readonly { readonly id: string }[], get: (id: string) => UpstreamRequest) {
+    return items.map((item) => [this.transport.pathOf(get(item.id)), item] as const);
   }
 
   /** A write with this client's credential: through the cache when there is one, which drops its answers. */
@@ -95,26 +101,17 @@ export class NgrokClient {
   }
 
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
-    // Each listed tunnel is what its own GET would answer: a later tunnel(id) needs no call.
-    return this.read(
-      () => listTunnelsRequest(page),
-      (credential) => listTunnels(this.transport, credential, page),
-      (result) => result.tunnels.map((t) => [this.transport.pathOf(getTunnelRequest(t.id)), t] as const),
+    return this.read(listTunnelsRequest, listTunnels, page, (result) =>
+      this.asRead(result.tunnels, getTunnelRequest),
     );
   }
 
   getTunnel(id: string): Promise<Tunnel | null> {
-    return this.read(
-      () => getTunnelRequest(id),
-      (credential) => getTunnel(this.transport, credential, id),
-    );
+    return this.read(getTunnelRequest, getTunnel, id);
   }
 
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
-    return this.read(
-      () => getBackendRequest(route),
-      (credential) => getBackendModule(this.transport, credential, route),
-    );
+    return this.read(getBackendRequest, getBackendModule, route);
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {
@@ -126,19 +123,13 @@ export class NgrokClient {
   }
 
   listEndpoints(page: EndpointPageRequest): Promise<EndpointPage> {
-    // Each listed endpoint is what its own GET would answer.
-    return this.read(
-      () => listEndpointsRequest(page),
-      (credential) => listEndpoints(this.transport, credential, page),
-      (result) => result.endpoints.map((e) => [this.transport.pathOf(getEndpointRequest(e.id)), e] as const),
+    return this.read(listEndpointsRequest, listEndpoints, page, (result) =>
+      this.asRead(result.endpoints, getEndpointRequest),
     );
   }
 
   getEndpoint(id: string): Promise<Endpoint | null> {
-    return this.read(
-      () => getEndpointRequest(id),
-      (credential) => getEndpoint(this.transport, credential, id),
-    );
+    return this.read(getEndpointRequest, getEndpoint, id);
   }
 
   createCloudEndpoint(input: CloudEndpointInput): Promise<Endpoint> {

@@ -2,7 +2,8 @@
 // what .graphqlrc.yml points tools at, what the generated client uses) run against the demo data
 // with exact results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/examples';
+import { exampleIdsFrom } from '../../src/gateway/example-ids';
+import { EXAMPLE_OPERATIONS } from '../../src/gateway/examples';
 import { demoData, type UpstreamTunnel } from '../../src/sandbox';
 import { sse } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';

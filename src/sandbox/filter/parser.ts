@@ -90,19 +90,19 @@ class Parser {
   }
 
   private parseOr(): Expr {
-    let left = this.parseAnd();
-    while (this.isOperator('||')) {
-      const { column } = this.next();
-      left = { kind: 'logical', op: '||', left, right: this.parseAnd(), column };
-    }
-    return left;
+    return this.parseChain('||', () => this.parseAnd());
   }
 
   private parseAnd(): Expr {
-    let left = this.parseRelation();
-    while (this.isOperator('&&')) {
+    return this.parseChain('&&', () => this.parseRelation());
+  }
+
+  /** Operands joined by one logical operator, grouped from the left. */
+  private parseChain(op: '||' | '&&', operand: () => Expr): Expr {
+    let left = operand();
+    while (this.isOperator(op)) {
       const { column } = this.next();
-      left = { kind: 'logical', op: '&&', left, right: this.parseRelation(), column };
+      left = { kind: 'logical', op, left, right: operand(), column };
     }
     return left;
   }

@@ -4,7 +4,7 @@ import type { ApiCredential } from '../http/credential';
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamTransport } from '../transport';
 import { type BackendModule, parseBackendModule } from './backend-module-json';
-import { readOrNull } from './read-or-null';
+import { readOrNull, write } from './calls';
 
 export interface RouteKey {
   readonly edgeId: string;
@@ -81,7 +81,7 @@ export async function getBackendModule(
   }
 }
 
-export async function replaceBackendModule(
+export function replaceBackendModule(
   transport: UpstreamTransport,
   credential: ApiCredential,
   route: RouteKey,
@@ -89,31 +89,24 @@ export async function replaceBackendModule(
 ): Promise<BackendModule> {
   const body: Record<string, unknown> = { backend_id: input.backendId };
   if (input.enabled !== undefined) body.enabled = input.enabled;
-  try {
-    const response = await transport.send(credential, {
-      route: 'replaceBackend',
-      method: 'PUT',
-      segments: segmentsOf(route),
-      body,
-    });
-    return parseBackendModule(response.json);
-  } catch (error) {
-    throw domainError(error, route);
-  }
+  return write(
+    transport,
+    credential,
+    { route: 'replaceBackend', method: 'PUT', segments: segmentsOf(route), body },
+    parseBackendModule,
+    (error) => domainError(error, route),
+  );
 }
 
-export async function deleteBackendModule(
+export const deleteBackendModule = (
   transport: UpstreamTransport,
   credential: ApiCredential,
   route: RouteKey,
-): Promise<void> {
-  try {
-    await transport.send(credential, {
-      route: 'deleteBackend',
-      method: 'DELETE',
-      segments: segmentsOf(route),
-    });
-  } catch (error) {
-    throw domainError(error, route);
-  }
-}
+): Promise<void> =>
+  write(
+    transport,
+    credential,
+    { route: 'deleteBackend', method: 'DELETE', segments: segmentsOf(route) },
+    () => undefined,
+    (error) => domainError(error, route),
+  );

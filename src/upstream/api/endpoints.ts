@@ -4,8 +4,8 @@ import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
 import type { ApiCredential } from '../http/credential';
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamTransport } from '../transport';
+import { read, readOrNull, write } from './calls';
 import { type Endpoint, type EndpointPage, parseEndpoint, parseEndpointPage } from './endpoint-json';
-import { readOrNull } from './read-or-null';
 
 export interface EndpointPageRequest {
   /** 1..100, the upstream's own bounds. */
@@ -92,14 +92,11 @@ function domainError(error: unknown, id?: string): unknown {
   return error;
 }
 
-export async function listEndpoints(
+export const listEndpoints = (
   transport: UpstreamTransport,
   credential: ApiCredential,
   page: EndpointPageRequest,
-): Promise<EndpointPage> {
-  const response = await transport.send(credential, listEndpointsRequest(page));
-  return parseEndpointPage(response.json);
-}
+): Promise<EndpointPage> => read(transport, credential, listEndpointsRequest(page), parseEndpointPage);
 
 /** One endpoint, or null when the account has none with this id. */
 export const getEndpoint = (
@@ -108,55 +105,47 @@ export const getEndpoint = (
   id: string,
 ): Promise<Endpoint | null> => readOrNull(transport, credential, getEndpointRequest(id), parseEndpoint);
 
-export async function createEndpoint(
+export const createEndpoint = (
   transport: UpstreamTransport,
   credential: ApiCredential,
   input: CloudEndpointInput,
-): Promise<Endpoint> {
-  try {
-    const response = await transport.send(credential, {
+): Promise<Endpoint> =>
+  write(
+    transport,
+    credential,
+    {
       route: 'createEndpoint',
       method: 'POST',
       segments: ['endpoints'],
       body: { type: 'cloud', ...bodyOf(input) },
-    });
-    return parseEndpoint(response.json);
-  } catch (error) {
-    throw domainError(error);
-  }
-}
+    },
+    parseEndpoint,
+    (error) => domainError(error),
+  );
 
-export async function updateEndpoint(
+export const updateEndpoint = (
   transport: UpstreamTransport,
   credential: ApiCredential,
   id: string,
   fields: EndpointFields,
-): Promise<Endpoint> {
-  try {
-    const response = await transport.send(credential, {
-      route: 'updateEndpoint',
-      method: 'PATCH',
-      segments: ['endpoints', id],
-      body: bodyOf(fields),
-    });
-    return parseEndpoint(response.json);
-  } catch (error) {
-    throw domainError(error, id);
-  }
-}
+): Promise<Endpoint> =>
+  write(
+    transport,
+    credential,
+    { route: 'updateEndpoint', method: 'PATCH', segments: ['endpoints', id], body: bodyOf(fields) },
+    parseEndpoint,
+    (error) => domainError(error, id),
+  );
 
-export async function deleteEndpoint(
+export const deleteEndpoint = (
   transport: UpstreamTransport,
   credential: ApiCredential,
   id: string,
-): Promise<void> {
-  try {
-    await transport.send(credential, {
-      route: 'deleteEndpoint',
-      method: 'DELETE',
-      segments: ['endpoints', id],
-    });
-  } catch (error) {
-    throw domainError(error, id);
-  }
-}
+): Promise<void> =>
+  write(
+    transport,
+    credential,
+    { route: 'deleteEndpoint', method: 'DELETE', segments: ['endpoints', id] },
+    () => undefined,
+    (error) => domainError(error, id),
+  );

@@ -2,7 +2,7 @@
 import type { ApiCredential } from '../http/credential';
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamTransport } from '../transport';
-import { readOrNull } from './read-or-null';
+import { read, readOrNull } from './calls';
 import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './tunnel-json';
 
 /** The upstream's largest page (limit 1..100). */
@@ -34,14 +34,11 @@ export const getTunnelRequest = (id: string): UpstreamRequest => ({
 /** The cheapest read there is, which the readiness check sends (UpstreamTransport.checkReadiness). */
 export const READINESS_REQUEST: UpstreamRequest = listTunnelsRequest({ limit: 1 });
 
-export async function listTunnels(
+export const listTunnels = (
   transport: UpstreamTransport,
   credential: ApiCredential,
   page: TunnelPageRequest,
-): Promise<TunnelPage> {
-  const response = await transport.send(credential, listTunnelsRequest(page));
-  return parseTunnelPage(response.json);
-}
+): Promise<TunnelPage> => read(transport, credential, listTunnelsRequest(page), parseTunnelPage);
 
 /** One tunnel, or null when no online tunnel has this id. */
 export const getTunnel = (

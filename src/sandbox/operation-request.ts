@@ -1,0 +1,18 @@
+// What an operation receives once the caller is admitted, and what it answers with.
+import type { RouteMatch } from './routes';
+import type { AccountStore } from './store';
+
+export interface OperationRequest {
+  match: RouteMatch;
+  method: string;
+  query: URLSearchParams;
+  contentType: string | undefined;
+  body: Buffer;
+  account: AccountStore;
+  /** Base of every uri in bodies. */
+  base: string;
+  /** Edges shut down: backend module writes are refused with ERR_NGROK_7196. */
+  edgesReadOnly: boolean;
+}
+
+export type Outcome = { status: 200 | 201; json: unknown } | { status: 204 };
