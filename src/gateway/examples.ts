@@ -250,6 +250,25 @@ subscription TunnelEvents($includeCurrent: Boolean = false) {
 }
 `,
   },
+  {
+    name: 'EndpointEvents',
+    variables: () => ({ includeCurrent: true }),
+    document: /* GraphQL */ `# Live: an ONLINE event for every endpoint listed now (includeCurrent), then each one that appears, changes (UPDATED) or goes.
+subscription EndpointEvents($includeCurrent: Boolean = false) {
+  endpointEvents(includeCurrent: $includeCurrent) {
+    kind
+    endpointId
+    observedAt
+    endpoint {
+      id
+      url
+      type
+      updatedAt
+    }
+  }
+}
+`,
+  },
 ];
 
 /** The example operation of that name (tests, recipes); throws for a name that is not one. */

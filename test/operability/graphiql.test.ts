@@ -80,6 +80,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       'Endpoints',
       'CreateEndpoint',
       'TunnelEvents',
+      'EndpointEvents',
     ]);
     expect(tabs.every((t) => t.headers === undefined)).toBe(true);
     const ids = exampleIdsFrom(demoData());
@@ -93,6 +94,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       route,
       { first: 10, filter: { types: ['AGENT', 'CLOUD'] } },
       { url: 'https://new-app.example.com', trafficPolicy: expect.stringContaining('on_http_request') },
+      { includeCurrent: true },
       { includeCurrent: true },
     ]);
   });

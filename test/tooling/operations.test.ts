@@ -42,7 +42,7 @@ describe('the example operations', () => {
   });
   afterAll(() => stack.close());
 
-  it('are the nine named operations, in GraphiQL’s tab order', () => {
+  it('are the ten named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
       'TunnelsPage',
       'OneTunnel',
@@ -53,6 +53,7 @@ describe('the example operations', () => {
       'Endpoints',
       'CreateEndpoint',
       'TunnelEvents',
+      'EndpointEvents',
     ]);
     expect(ids).toBeDefined();
   });
@@ -187,6 +188,31 @@ describe('the example operations', () => {
         publicUrl: listed?.public_url ?? null,
         proto: listed?.proto ? listed.proto.toUpperCase() : null,
         region: listed?.region,
+      });
+    } finally {
+      subscriber.close();
+    }
+  });
+
+  it('EndpointEvents with includeCurrent streams an ONLINE event for every endpoint listed now', async () => {
+    const listed = stack.sandbox.listEndpoints(KEY);
+    const subscriber = await sse(stack.url, KEY, { includeCurrent: true }, doc('EndpointEvents'));
+    try {
+      expect(subscriber.status).toBe(200);
+      const results = await subscriber.received(listed.length);
+      expect(results.every((r) => r.errors === undefined)).toBe(true);
+      const events = results.map(
+        (r) =>
+          (r.data as unknown as { endpointEvents: { kind: string; endpointId: string; endpoint: object } })
+            .endpointEvents,
+      );
+      expect(events.map((e) => `${e.kind}:${e.endpointId}`)).toEqual(listed.map((e) => `ONLINE:${e.id}`));
+      const first = listed[0];
+      expect(events[0]?.endpoint).toEqual({
+        id: first?.id,
+        url: first?.url,
+        type: first?.type.toUpperCase(),
+        updatedAt: first?.updated_at ?? null,
       });
     } finally {
       subscriber.close();

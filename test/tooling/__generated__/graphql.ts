@@ -4,6 +4,15 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** What happened to an endpoint between two observations of the account's endpoints. */
+export type EndpointEventKind =
+  /** The endpoint was in the previous observation and is no longer listed. */
+  | 'OFFLINE'
+  /** The endpoint is listed and was not in the previous observation (with includeCurrent: it is listed now). */
+  | 'ONLINE'
+  /** The endpoint is still listed and its updatedAt changed. */
+  | 'UPDATED';
+
 /**
  * Server-side filter: every set field must match (AND); a list matches any of its values (OR).
  * The gateway compiles it into the upstream's own filter expression, so a filtered page costs the
@@ -136,6 +145,13 @@ export type TunnelEventsSubscriptionVariables = Exact<{
 
 
 export type TunnelEventsSubscription = { tunnelEvents: { kind: TunnelEventKind, tunnelId: string, observedAt: string, tunnel: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string } } };
+
+export type EndpointEventsSubscriptionVariables = Exact<{
+  includeCurrent?: boolean | null | undefined;
+}>;
+
+
+export type EndpointEventsSubscription = { endpointEvents: { kind: EndpointEventKind, endpointId: string, observedAt: string, endpoint: { id: string, url: string, type: EndpointType | null, updatedAt: string | null } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -355,3 +371,18 @@ export const TunnelEventsDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:2f305dbf6b4d4126c1301c6e1369502424e24f57eac80997daa2436120d60051"}) as unknown as TypedDocumentString<TunnelEventsSubscription, TunnelEventsSubscriptionVariables>;
+export const EndpointEventsDocument = new TypedDocumentString(`
+    subscription EndpointEvents($includeCurrent: Boolean = false) {
+  endpointEvents(includeCurrent: $includeCurrent) {
+    kind
+    endpointId
+    observedAt
+    endpoint {
+      id
+      url
+      type
+      updatedAt
+    }
+  }
+}
+    `, {"hash":"sha256:eb7c4d7aea5abd6a2a058da8f0d4d0be99dc62233748fe970b6e28857dcadc6e"}) as unknown as TypedDocumentString<EndpointEventsSubscription, EndpointEventsSubscriptionVariables>;
