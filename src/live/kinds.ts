@@ -29,25 +29,46 @@ export interface KindRules<T extends Listed, E extends LiveEvent> {
 
 export const PAGE_LIMIT = 100;
 
-const tunnels: KindRules<Tunnel, TunnelEventPayload> = {
-  topic: 'tunnelEvents',
-  page: async (client, beforeId) => {
-    const page = await client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
-    return { items: page.tunnels, next: page.nextPageUri !== null };
-  },
-  changes: tunnelChanges,
-  current: (s) => s.items.map((tunnel) => tunnelEvent('ONLINE', tunnel, s.observedAt)),
-};
+/** A kind's rules from its list call, its event maker and its diff. */
+function rulesOf<T extends Listed, E extends LiveEvent>(
+  topic: KindRules<T, E>['topic'],
+  list: (
+    client: NgrokClient,
+    beforeId: string | undefined,
+  ) => Promise<{ items: readonly T[]; nextPageUri: string | null }>,
+  online: (item: T, observedAt: string) => E,
+  changes: KindRules<T, E>['changes'],
+): KindRules<T, E> {
+  return {
+    topic,
+    page: async (client, beforeId) => {
+      const page = await list(client, beforeId);
+      return { items: page.items, next: page.nextPageUri !== null };
+    },
+    changes,
+    current: (s) => s.items.map((item) => online(item, s.observedAt)),
+  };
+}
 
-const endpoints: KindRules<Endpoint, EndpointEventPayload> = {
-  topic: 'endpointEvents',
-  page: async (client, beforeId) => {
-    const page = await client.listEndpoints({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
-    return { items: page.endpoints, next: page.nextPageUri !== null };
+const tunnels = rulesOf<Tunnel, TunnelEventPayload>(
+  'tunnelEvents',
+  async (client, beforeId) => {
+    const page = await client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
+    return { items: page.tunnels, nextPageUri: page.nextPageUri };
   },
-  changes: endpointChanges,
-  current: (s) => s.items.map((endpoint) => endpointEvent('ONLINE', endpoint, s.observedAt)),
-};
+  (tunnel, at) => tunnelEvent('ONLINE', tunnel, at),
+  tunnelChanges,
+);
+
+const endpoints = rulesOf<Endpoint, EndpointEventPayload>(
+  'endpointEvents',
+  async (client, beforeId) => {
+    const page = await client.listEndpoints({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
+    return { items: page.endpoints, nextPageUri: page.nextPageUri };
+  },
+  (endpoint, at) => endpointEvent('ONLINE', endpoint, at),
+  endpointChanges,
+);
 
 /** The rules of each kind; live code past this table treats items and events as opaque. */
 export const KINDS: Readonly<Record<LiveKind, KindRules<Listed, LiveEvent>>> = {

@@ -1,11 +1,10 @@
 // Live endpoint events: Subscription.endpointEvents and its EndpointEvent type. The stream comes
 // from the context (src/live polls the upstream and announces writes); this file only shapes what
 // subscribers receive.
-import { GatewayError } from '../errors';
 import type { EndpointEventPayload } from '../live/endpoint-events';
-import type { StreamItem } from '../live/stream';
 import { builder } from './builder';
 import { EndpointNode } from './endpoints';
+import { liveSubscription } from './live-subscriptions';
 
 const EndpointEventKind = builder.enumType('EndpointEventKind', {
   description: "What happened to an endpoint between two observations of the account's endpoints.",
@@ -47,25 +46,12 @@ const EndpointEvent = builder.objectRef<EndpointEventPayload>('EndpointEvent').i
   }),
 });
 
-builder.subscriptionField('endpointEvents', (t) =>
-  t.field({
-    type: EndpointEvent,
-    description:
-      "Endpoints of the caller's account appearing, changing and disappearing, from the same one poller " +
-      'per account (and budget) as tunnelEvents. A write made through this gateway is announced to every ' +
-      'subscriber at once, without waiting for the next poll.',
-    args: {
-      includeCurrent: t.arg.boolean({
-        required: false,
-        defaultValue: false,
-        description: 'First send an ONLINE event for every endpoint listed now.',
-      }),
-    },
-    subscribe: (_root, args, ctx) => ctx.endpointEvents(args.includeCurrent ?? false),
-    // The stream's last item may be the error that ends it (a refused credential).
-    resolve: (item: StreamItem) => {
-      if (item instanceof GatewayError) throw item;
-      return item as EndpointEventPayload;
-    },
-  }),
-);
+liveSubscription('endpointEvents', {
+  type: EndpointEvent,
+  description:
+    "Endpoints of the caller's account appearing, changing and disappearing, from the same one poller " +
+    'per account (and budget) as tunnelEvents. A write made through this gateway is announced to every ' +
+    'subscriber at once, without waiting for the next poll.',
+  includeCurrent: 'First send an ONLINE event for every endpoint listed now.',
+  stream: (ctx, includeCurrent) => ctx.endpointEvents(includeCurrent),
+});

@@ -1,9 +1,8 @@
 // Live tunnel events: Subscription.tunnelEvents and its TunnelEvent type. The stream comes from the
 // context (src/live polls the upstream); this file only shapes what subscribers receive.
-import { GatewayError } from '../errors';
-import type { StreamItem } from '../live/stream';
 import type { TunnelEventPayload } from '../live/tunnel-events';
 import { builder } from './builder';
+import { liveSubscription } from './live-subscriptions';
 import { TunnelNode } from './tunnels';
 
 const TunnelEventKind = builder.enumType('TunnelEventKind', {
@@ -45,26 +44,13 @@ const TunnelEvent = builder.objectRef<TunnelEventPayload>('TunnelEvent').impleme
   }),
 });
 
-builder.subscriptionField('tunnelEvents', (t) =>
-  t.field({
-    type: TunnelEvent,
-    description:
-      "Tunnels of the caller's account coming online and going offline, as the gateway observes them. " +
-      "One poll of the ngrok API per account serves every subscriber on every replica, within the account's " +
-      'rate budget, and only changes are sent. With includeCurrent the stream first sends an ONLINE event ' +
-      'for every tunnel online now, then the changes.',
-    args: {
-      includeCurrent: t.arg.boolean({
-        required: false,
-        defaultValue: false,
-        description: 'First send an ONLINE event for every tunnel online now.',
-      }),
-    },
-    subscribe: (_root, args, ctx) => ctx.tunnelEvents(args.includeCurrent ?? false),
-    // The stream's last item may be the error that ends it (a refused credential).
-    resolve: (item: StreamItem) => {
-      if (item instanceof GatewayError) throw item;
-      return item as TunnelEventPayload;
-    },
-  }),
-);
+liveSubscription('tunnelEvents', {
+  type: TunnelEvent,
+  description:
+    "Tunnels of the caller's account coming online and going offline, as the gateway observes them. " +
+    "One poll of the ngrok API per account serves every subscriber on every replica, within the account's " +
+    'rate budget, and only changes are sent. With includeCurrent the stream first sends an ONLINE event ' +
+    'for every tunnel online now, then the changes.',
+  includeCurrent: 'First send an ONLINE event for every tunnel online now.',
+  stream: (ctx, includeCurrent) => ctx.tunnelEvents(includeCurrent),
+});
