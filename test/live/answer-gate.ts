@@ -27,10 +27,11 @@ const HOP = new Set([
   'host',
 ]);
 
-async function bodyOf(req: IncomingMessage): Promise<Buffer | undefined> {
+/** The request's body (JSON text, from the gateway), or none. */
+async function bodyOf(req: IncomingMessage): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  return chunks.length === 0 ? undefined : Buffer.concat(chunks);
+  return chunks.length === 0 ? undefined : Buffer.concat(chunks).toString('utf8');
 }
 
 export async function startAnswerGate(): Promise<AnswerGate> {

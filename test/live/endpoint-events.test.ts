@@ -5,6 +5,7 @@
 // endpoint-event-polls.test.ts; writes through the gateway: endpoint-event-writes.test.ts.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
+import { dataOf } from '../support/stack';
 import {
   cloudSeeds,
   ENDPOINT_FIELDS,
@@ -166,7 +167,7 @@ describe('endpointEvents', () => {
     const { body } = await stack.gql(CREATE, {
       input: { url: 'https://mine.example.com', trafficPolicy: POLICY },
     });
-    const written = (body.data?.createCloudEndpoint as { endpoint: { id: string } }).endpoint.id;
+    const written = dataOf<{ endpoint: { id: string } }>(body, 'createCloudEndpoint').endpoint.id;
     await me.received(2);
     // Published after all of mine: had any of mine reached them, it would be there first.
     const theirs = stack.sandbox.addEndpoint(OTHER_KEY).id;
