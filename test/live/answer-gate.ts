@@ -1,6 +1,6 @@
-// An HTTP relay between the gateway and the stand-in that can hold the answers to writes (POST, PATCH,
-// DELETE) until released: the write has landed upstream, and reads (the live poller's walks) see it,
-// but the gateway has not heard back yet, as with a slow network on the way back.
+// An HTTP relay between the gateway and the stand-in that can hold answers until released: a write
+// (POST, PATCH, DELETE) has landed upstream and reads see it, but the gateway has not heard back yet;
+// or a walk's later page is late, so the walk ends after writes made meanwhile.
 import { createServer, type IncomingMessage } from 'node:http';
 import { listen } from '../support/stack';
 
@@ -8,14 +8,19 @@ export interface AnswerGate {
   readonly url: string;
   /** Where requests go; set once the stand-in runs. */
   target: string;
-  /** Holds the answers of writes from now on. */
-  hold(): void;
-  /** Sends the answers held so far, and those of later writes at once. */
+  /** Holds the answers to the requests `which` picks (default: writes) from now on. */
+  hold(which?: Pick): void;
+  /** Sends the answers held so far, and later ones at once. */
   release(): void;
-  /** Write answers waiting now. */
+  /** Answers waiting now. */
   held(): number;
   close(): Promise<void>;
 }
+
+/** Which requests' answers to hold. */
+export type Pick = (method: string, url: string) => boolean;
+
+const isWrite: Pick = (method) => method !== 'GET';
 
 /** Headers the relay sets itself (it sends the body whole, uncompressed). */
 const HOP = new Set([
@@ -36,6 +41,7 @@ async function bodyOf(req: IncomingMessage): Promise<string | undefined> {
 
 export async function startAnswerGate(): Promise<AnswerGate> {
   let gate: Promise<void> | undefined;
+  let picks: Pick = isWrite;
   let open = () => {};
   let waiting = 0;
   const server = createServer((req, res) => {
@@ -50,7 +56,7 @@ export async function startAnswerGate(): Promise<AnswerGate> {
         body: await bodyOf(req),
       });
       const body = Buffer.from(await answer.arrayBuffer());
-      if (method !== 'GET' && gate) {
+      if (gate && picks(method, req.url ?? '/')) {
         waiting += 1;
         await gate;
         waiting -= 1;
@@ -66,7 +72,8 @@ export async function startAnswerGate(): Promise<AnswerGate> {
   const relay: AnswerGate = {
     url: await listen(server),
     target: '',
-    hold() {
+    hold(which = isWrite) {
+      picks = which;
       gate ??= new Promise((resolve) => {
         open = resolve;
       });

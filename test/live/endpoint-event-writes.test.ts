@@ -179,4 +179,45 @@ describe('endpoint writes through the gateway, live', () => {
     const expected = [`ONLINE:${made.id}`, `UPDATED:${made.id}`, `OFFLINE:${made.id}`];
     for (const s of pair) expect(s.seen()).toEqual(expected);
   });
+
+  it('a walk begun before a write and ended after it does not undo the write', async () => {
+    gate = await startAnswerGate();
+    // 122 endpoints: two pages a walk.
+    stack = await startLiveStack({
+      accounts: {
+        [KEY]: { tunnels: makeTunnels(2, { seed: 62, kind: 'agent' }), endpoints: cloudSeeds(120, 'x') },
+      },
+      env: { LIVE_POLL_INTERVAL_MS: '100' },
+      upstreamUrl: gate.url,
+    });
+    gate.target = stack.sandbox.url;
+    const pair = await subscribers();
+    const held = gate;
+    const expected: string[] = [];
+    /** `mutation` while a walk waits for its second page; the page comes once the write is announced. */
+    const midWalk = async <T>(mutation: () => Promise<T>, event: (result: T) => string) => {
+      held.hold((method, url) => method === 'GET' && url.includes('before_id='));
+      await until(() => held.held() === 1, "a walk's second page");
+      const result = await mutation();
+      expected.push(event(result));
+      for (const s of pair) await s.received(expected.length);
+      held.release();
+      await walked(stack, 'endpoints', await walks(stack, 'endpoints'), 3);
+      return result;
+    };
+    const made = await midWalk(
+      () => create('https://mid-walk.example.com'),
+      (e) => `ONLINE:${e.id}`,
+    );
+    await midWalk(
+      () => update(made.id, 'mid-walk'),
+      (e) => `UPDATED:${e.id}`,
+    );
+    await midWalk(
+      () => remove(made.id),
+      (id) => `OFFLINE:${id}`,
+    );
+    for (const s of pair) expect(s.seen()).toEqual(expected);
+    expect(expected).toEqual([`ONLINE:${made.id}`, `UPDATED:${made.id}`, `OFFLINE:${made.id}`]);
+  });
 });
