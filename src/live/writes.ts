@@ -17,7 +17,8 @@ function eventOf(
 ): EndpointEventPayload | undefined {
   if (write.type === 'deleted') return listed ? endpointEvent('OFFLINE', listed, at) : undefined;
   // A poll that listed the write before its answer came back has announced it already.
-  if (listed !== undefined && listed.updatedAt === write.endpoint.updatedAt) return undefined;
+  const seen = listed?.updatedAt;
+  if (seen !== undefined && seen === write.endpoint.updatedAt) return undefined;
   return endpointEvent(listed ? 'UPDATED' : 'ONLINE', write.endpoint, at);
 }
 
