@@ -16,6 +16,9 @@ function eventOf(
   at: string,
 ): EndpointEventPayload | undefined {
   if (write.type === 'deleted') return listed ? endpointEvent('OFFLINE', listed, at) : undefined;
+  // A poll that listed the write before its answer came back has announced it already.
+  const seen = listed?.updatedAt;
+  if (seen !== undefined && seen === write.endpoint.updatedAt) return undefined;
   return endpointEvent(listed ? 'UPDATED' : 'ONLINE', write.endpoint, at);
 }
 

@@ -1,5 +1,5 @@
-// The live tunnel events tests' preset of the one harness (graphql-ws attached, fast polling), plus SSE
-// and graphql-ws subscribers that collect what they receive.
+// The live events tests' preset of the one harness (graphql-ws attached, fast polling), plus SSE and
+// graphql-ws subscribers that collect what they receive (tunnelEvents and endpointEvents).
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Gateway } from '../../src/app';
@@ -12,9 +12,20 @@ export { KEY, OTHER_KEY, type Stack, TUNNEL_FIELDS } from '../support/stack';
 export const EVENTS = (fields = 'id publicUrl region') =>
   `subscription Events($includeCurrent: Boolean) { tunnelEvents(includeCurrent: $includeCurrent) { kind tunnelId observedAt tunnel { ${fields} } } }`;
 
+/** An endpointEvents subscription selecting `fields` of the endpoint. */
+export const ENDPOINT_EVENTS = (fields = 'id') =>
+  `subscription EndpointEvents($includeCurrent: Boolean) { endpointEvents(includeCurrent: $includeCurrent) { kind endpointId observedAt endpoint { ${fields} } } }`;
+
 export interface EventResult {
   data?: {
+    /** Typed as present for the tunnel tests; an endpointEvents result has only `endpointEvents`. */
     tunnelEvents: { kind: string; tunnelId: string; observedAt: string; tunnel: Record<string, unknown> };
+    endpointEvents?: {
+      kind: string;
+      endpointId: string;
+      observedAt: string;
+      endpoint: Record<string, unknown>;
+    };
   } | null;
   errors?: { message: string; extensions?: Record<string, unknown> }[];
 }
@@ -50,7 +61,7 @@ export interface Subscriber {
   readonly results: EventResult[];
   /** 'complete' once the stream ended normally, an error text when it broke. */
   ended: string | undefined;
-  /** The events' kind:tunnelId, in order. */
+  /** The events' kind:tunnelId (kind:endpointId for endpointEvents), in order. */
   readonly seen: () => string[];
   /** Resolves once `n` results have arrived. */
   received(n: number, timeoutMs?: number): Promise<EventResult[]>;
@@ -62,9 +73,11 @@ function subscriber(close: () => void): Subscriber {
     results: [],
     ended: undefined,
     seen: () =>
-      s.results.map((r) =>
-        r.data?.tunnelEvents ? `${r.data.tunnelEvents.kind}:${r.data.tunnelEvents.tunnelId}` : 'error',
-      ),
+      s.results.map((r) => {
+        const { tunnelEvents: tunnel, endpointEvents: endpoint } = r.data ?? {};
+        if (tunnel) return `${tunnel.kind}:${tunnel.tunnelId}`;
+        return endpoint ? `${endpoint.kind}:${endpoint.endpointId}` : 'error';
+      }),
     async received(n, timeoutMs = 15_000) {
       await until(() => s.results.length >= n || s.ended !== undefined, `${n} results`, timeoutMs);
       return s.results.slice(0, n);
