@@ -123,8 +123,9 @@ describe.runIf(redisTestsRun)('failover of the live poller between replicas', ()
     try {
       const lease = `${PREFIX}lease:live-poll:${credentialDigest(KEY)}`;
       await holderOf(replicas);
-      // What a replica sees when its lease expired and another replica took it meanwhile.
-      await admin.set(lease, 'another-replica', 'PX', 3_000);
+      // What a replica sees when its lease expired and another replica took it meanwhile. Held long
+      // enough (8 s) that a loaded machine still sees the moment nobody polls before it expires.
+      await admin.set(lease, 'another-replica', 'PX', 8_000);
       await until(async () => (await polling(replicas)).length === 0, 'the holder to stop polling');
       const calls = sandbox.calls('listTunnels', KEY);
       const gone = (sandbox.account(KEY).tunnels ?? [])[0]?.id ?? '';
@@ -142,5 +143,5 @@ describe.runIf(redisTestsRun)('failover of the live poller between replicas', ()
     } finally {
       admin.disconnect();
     }
-  });
+  }, 60_000);
 });
