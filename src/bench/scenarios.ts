@@ -22,6 +22,10 @@ export interface Scenario {
 export const TUNNEL_FIELDS =
   'id publicUrl startedAt metadata proto region forwardsTo tunnelSession { id uri } endpoint { id uri } backends { id uri } labels { name value }';
 
+/** Every Endpoint field, as a dashboard's endpoint table selects it. */
+export const ENDPOINT_FIELDS =
+  'id url type typeName bindings proto hostport region createdAt updatedAt description metadata trafficPolicy poolingEnabled upstreamUrl domain { id uri } tcpAddr { id uri } tunnel { id uri } tunnelSession { id uri } principal { id uri }';
+
 const LIST_20 = `query List20 { tunnels(first: 20) { edges { cursor node { ${TUNNEL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`;
 
 const graphql = (query: string, variables?: Record<string, unknown>): string =>
@@ -67,6 +71,10 @@ export function scenarios(account: AccountSeed): Scenario[] {
     newId('edghts'),
   ];
   const listed = ids.slice(0, 5);
+  // The join row reads each listed tunnel's agent endpoint: every one of the first page needs one.
+  const withEndpoint = new Set((account.tunnels ?? []).filter((t) => t.endpoint).map((t) => t.id));
+  if (!ids.slice(0, 20).every((id) => withEndpoint.has(id)))
+    throw new Error('the stand-in account needs 20 newest tunnels with an agent endpoint each');
 
   return [
     {
@@ -91,10 +99,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql('{ hello }'),
       credentials: 'distinct',
       minimumCalls: 0,
-      check: (status, json) => {
-        const data = dataOf(status, json);
-        return typeof data === 'string' ? data : data.hello === 'world' ? undefined : 'no hello';
-      },
+      check: checkValue('hello', 'world'),
     },
     {
       name: 'typename',
@@ -104,10 +109,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql('{ __typename }'),
       credentials: 'distinct',
       minimumCalls: 0,
-      check: (status, json) => {
-        const data = dataOf(status, json);
-        return typeof data === 'string' ? data : data.__typename === 'Query' ? undefined : 'no __typename';
-      },
+      check: checkValue('__typename', 'Query'),
     },
     {
       name: 'list-20',
@@ -197,6 +199,48 @@ export function scenarios(account: AccountSeed): Scenario[] {
       },
     },
     {
+      name: 'endpoints-list-20',
+      summary: 'endpoints(first: 20), every Endpoint field, each connection with its own credential',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(
+        `query Endpoints20 { endpoints(first: 20) { edges { cursor node { ${ENDPOINT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+      ),
+      credentials: 'distinct',
+      minimumCalls: 1,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        if (typeof data === 'string') return data;
+        const connection = data.endpoints;
+        if (lengthOf(field(connection, 'edges')) !== 20) return 'not 20 edges';
+        return field(field(connection, 'pageInfo'), 'hasNextPage') === true
+          ? undefined
+          : 'hasNextPage is not true';
+      },
+    },
+    {
+      name: 'tunnels-20-join-endpoints',
+      summary: "tunnels(first: 20) with each tunnel's agent endpoint joined (Ref.node), own credentials",
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(
+        'query TunnelsWithEndpoints { tunnels(first: 20) { nodes { id endpoint { node { ... on Endpoint { url trafficPolicy } } } } } }',
+      ),
+      credentials: 'distinct',
+      // The tunnel page, then one filtered endpoint list for the 20 references.
+      minimumCalls: 2,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        if (typeof data === 'string') return data;
+        const nodes = field(data.tunnels, 'nodes');
+        if (!Array.isArray(nodes) || nodes.length !== 20) return 'not 20 tunnels';
+        const joined = nodes.filter(
+          (n) => typeof field(field(field(n, 'endpoint'), 'node'), 'url') === 'string',
+        );
+        return joined.length === 20 ? undefined : `${joined.length} endpoints joined, 20 expected`;
+      },
+    },
+    {
       name: 'replace',
       summary: 'replaceHttpsEdgeRouteBackend in a loop (the same backend each time)',
       target: 'gateway',
@@ -217,6 +261,15 @@ export function scenarios(account: AccountSeed): Scenario[] {
       },
     },
   ];
+}
+
+/** The check of an answer whose `data[key]` must be `expected`. */
+function checkValue(key: string, expected: string): Scenario['check'] {
+  return (status, json) => {
+    const data = dataOf(status, json);
+    if (typeof data === 'string') return data;
+    return data[key] === expected ? undefined : `no ${key}`;
+  };
 }
 
 function checkList(status: number, json: unknown): string | undefined {
