@@ -5,7 +5,7 @@ import type { Slice } from '../loaders/forward-pages';
 import { MAX_PAGE_SIZE } from '../upstream';
 import type { CursorCodec } from './cursors';
 
-const DEFAULT_FIRST = 20;
+export const DEFAULT_FIRST = 20;
 
 export interface PagingArgs {
   readonly first?: number | null;
