@@ -19,7 +19,10 @@ const DELETE = 'mutation($id: ID!) { deleteEndpoint(input: { id: $id }) { __type
 describe('endpoint operations and the upstream budget (UPSTREAM_RATE_LIMIT_PER_MIN=10)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: { tunnels } }, env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' } });
+    stack = await startStack({
+      accounts: { [KEY]: { tunnels } },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' },
+    });
   });
   afterAll(() => stack.close());
 

@@ -24,10 +24,7 @@ const OPERATIONS = {
       __typename ... on InvalidInputError { message field } } }`,
     {},
   ],
-  remove: [
-    'mutation Remove($id: ID!) { deleteEndpoint(input: { id: $id }) { __typename } }',
-    {},
-  ],
+  remove: ['mutation Remove($id: ID!) { deleteEndpoint(input: { id: $id }) { __typename } }', {}],
   join: [
     'query Joined { tunnels(first: 4) { nodes { endpoint { node { ... on Endpoint { url } } } } } }',
     {},
@@ -42,7 +39,11 @@ describe('endpoint operations in /metrics and the request log', () => {
   const answers = new Map<string, unknown>();
 
   const send = async (reqId: string, [query, variables]: readonly [string, object], extra = {}) => {
-    const { body } = await stack.gql(query, { ...variables, ...extra }, { headers: { 'x-request-id': reqId } });
+    const { body } = await stack.gql(
+      query,
+      { ...variables, ...extra },
+      { headers: { 'x-request-id': reqId } },
+    );
     answers.set(reqId, body);
     return body;
   };
@@ -96,17 +97,24 @@ describe('endpoint operations in /metrics and the request log', () => {
       ['updateEndpoint', 2],
       ['deleteEndpoint', 2],
     ] as const) {
-      const method = { listEndpoints: 'GET', createEndpoint: 'POST', updateEndpoint: 'PATCH', deleteEndpoint: 'DELETE' }[
-        route
-      ];
+      const method = {
+        listEndpoints: 'GET',
+        createEndpoint: 'POST',
+        updateEndpoint: 'PATCH',
+        deleteEndpoint: 'DELETE',
+      }[route];
       expect(sample(text, 'gateway_upstream_request_duration_seconds_count', { route, method })).toBe(count);
     }
     // The 400 is counted as the error it became; the 404 is an answer (NotFoundError), not an error.
     expect(text.match(/^gateway_upstream_errors_total\{.*$/gm)).toEqual([
       'gateway_upstream_errors_total{route="updateEndpoint",code="BAD_USER_INPUT"} 1',
     ]);
-    expect(sample(text, 'graphql_envelop_request', { operationName: 'Update', operationType: 'mutation' })).toBe(2);
-    expect(sample(text, 'graphql_envelop_request', { operationName: 'Joined', operationType: 'query' })).toBe(1);
+    expect(
+      sample(text, 'graphql_envelop_request', { operationName: 'Update', operationType: 'mutation' }),
+    ).toBe(2);
+    expect(sample(text, 'graphql_envelop_request', { operationName: 'Joined', operationType: 'query' })).toBe(
+      1,
+    );
   });
 
   it('writes one line per operation with its name, type, upstream calls and budget standing', () => {
