@@ -200,13 +200,13 @@ export function scenarios(account: AccountSeed): Scenario[] {
     },
     {
       name: 'endpoints-list-20',
-      summary: 'endpoints(first: 20), every Endpoint field, each connection with its own credential',
+      summary: 'endpoints(first: 20), every Endpoint field, one credential',
       target: 'gateway',
       path: '/graphql',
       body: graphql(
         `query Endpoints20 { endpoints(first: 20) { edges { cursor node { ${ENDPOINT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
       ),
-      credentials: 'distinct',
+      credentials: 'shared',
       minimumCalls: 1,
       check: (status, json) => {
         const data = dataOf(status, json);
@@ -220,13 +220,13 @@ export function scenarios(account: AccountSeed): Scenario[] {
     },
     {
       name: 'tunnels-20-join-endpoints',
-      summary: "tunnels(first: 20) with each tunnel's agent endpoint joined (Ref.node), own credentials",
+      summary: "tunnels(first: 20) with each tunnel's agent endpoint joined (Ref.node), one credential",
       target: 'gateway',
       path: '/graphql',
       body: graphql(
         'query TunnelsWithEndpoints { tunnels(first: 20) { nodes { id endpoint { node { ... on Endpoint { url trafficPolicy } } } } } }',
       ),
-      credentials: 'distinct',
+      credentials: 'shared',
       // The tunnel page, then one filtered endpoint list for the 20 references.
       minimumCalls: 2,
       check: (status, json) => {
