@@ -119,7 +119,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql(LIST_20),
       credentials: 'shared',
       minimumCalls: 1,
-      check: checkList,
+      check: checkPage('tunnels'),
     },
     {
       name: 'list-20-compressed',
@@ -130,7 +130,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       headers: { 'accept-encoding': 'gzip, br' },
       credentials: 'shared',
       minimumCalls: 1,
-      check: checkList,
+      check: checkPage('tunnels'),
     },
     {
       name: 'list-20-distinct',
@@ -140,7 +140,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql(LIST_20),
       credentials: 'distinct',
       minimumCalls: 1,
-      check: checkList,
+      check: checkPage('tunnels'),
     },
     {
       name: 'by-id-10',
@@ -208,15 +208,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       ),
       credentials: 'shared',
       minimumCalls: 1,
-      check: (status, json) => {
-        const data = dataOf(status, json);
-        if (typeof data === 'string') return data;
-        const connection = data.endpoints;
-        if (lengthOf(field(connection, 'edges')) !== 20) return 'not 20 edges';
-        return field(field(connection, 'pageInfo'), 'hasNextPage') === true
-          ? undefined
-          : 'hasNextPage is not true';
-      },
+      check: checkPage('endpoints'),
     },
     {
       name: 'tunnels-20-join-endpoints',
@@ -272,10 +264,13 @@ function checkValue(key: string, expected: string): Scenario['check'] {
   };
 }
 
-function checkList(status: number, json: unknown): string | undefined {
-  const data = dataOf(status, json);
-  if (typeof data === 'string') return data;
-  const connection = data.tunnels;
-  if (lengthOf(field(connection, 'edges')) !== 20) return 'not 20 edges';
-  return field(field(connection, 'pageInfo'), 'hasNextPage') === true ? undefined : 'hasNextPage is not true';
+/** The check of a first page of 20 of `connection`, with more after it. */
+function checkPage(connection: 'tunnels' | 'endpoints'): Scenario['check'] {
+  return (status, json) => {
+    const data = dataOf(status, json);
+    if (typeof data === 'string') return data;
+    const page = data[connection];
+    if (lengthOf(field(page, 'edges')) !== 20) return 'not 20 edges';
+    return field(field(page, 'pageInfo'), 'hasNextPage') === true ? undefined : 'hasNextPage is not true';
+  };
 }
