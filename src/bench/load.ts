@@ -54,7 +54,6 @@ class Latencies {
 const headersOf = (c: Connection): Record<string, string> =>
   c.body === undefined ? { ...c.headers } : { 'content-type': 'application/json', ...c.headers };
 
-/** As many requests as the server answers, one in flight per connection, for `seconds`. */
 /** The measured phase's figures, from its counts, its start time and its latencies. */
 function summarize(ok: number, failed: number, started: number, latencies: Latencies): LoadResult {
   const seconds = (performance.now() - started) / 1000;
@@ -68,6 +67,7 @@ function summarize(ok: number, failed: number, started: number, latencies: Laten
   };
 }
 
+/** As many requests as the server answers, one in flight per connection, for `seconds`. */
 export async function saturate(spec: LoadSpec): Promise<LoadResult> {
   const latencies = new Latencies();
   let ok = 0;

@@ -22,6 +22,10 @@ export interface Scenario {
 export const TUNNEL_FIELDS =
   'id publicUrl startedAt metadata proto region forwardsTo tunnelSession { id uri } endpoint { id uri } backends { id uri } labels { name value }';
 
+/** Every Endpoint field, as a dashboard's endpoint table selects it. */
+export const ENDPOINT_FIELDS =
+  'id url type typeName bindings proto hostport region createdAt updatedAt description metadata trafficPolicy poolingEnabled upstreamUrl domain { id uri } tcpAddr { id uri } tunnel { id uri } tunnelSession { id uri } principal { id uri }';
+
 const LIST_20 = `query List20 { tunnels(first: 20) { edges { cursor node { ${TUNNEL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`;
 
 const graphql = (query: string, variables?: Record<string, unknown>): string =>
@@ -67,6 +71,10 @@ export function scenarios(account: AccountSeed): Scenario[] {
     newId('edghts'),
   ];
   const listed = ids.slice(0, 5);
+  // The join row reads each listed tunnel's agent endpoint: every one of the first page needs one.
+  const withEndpoint = new Set((account.tunnels ?? []).filter((t) => t.endpoint).map((t) => t.id));
+  if (!ids.slice(0, 20).every((id) => withEndpoint.has(id)))
+    throw new Error('the stand-in account needs 20 newest tunnels with an agent endpoint each');
 
   return [
     {
@@ -91,10 +99,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql('{ hello }'),
       credentials: 'distinct',
       minimumCalls: 0,
-      check: (status, json) => {
-        const data = dataOf(status, json);
-        return typeof data === 'string' ? data : data.hello === 'world' ? undefined : 'no hello';
-      },
+      check: checkValue('hello', 'world'),
     },
     {
       name: 'typename',
@@ -104,10 +109,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql('{ __typename }'),
       credentials: 'distinct',
       minimumCalls: 0,
-      check: (status, json) => {
-        const data = dataOf(status, json);
-        return typeof data === 'string' ? data : data.__typename === 'Query' ? undefined : 'no __typename';
-      },
+      check: checkValue('__typename', 'Query'),
     },
     {
       name: 'list-20',
@@ -117,7 +119,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql(LIST_20),
       credentials: 'shared',
       minimumCalls: 1,
-      check: checkList,
+      check: checkPage('tunnels'),
     },
     {
       name: 'list-20-compressed',
@@ -128,7 +130,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       headers: { 'accept-encoding': 'gzip, br' },
       credentials: 'shared',
       minimumCalls: 1,
-      check: checkList,
+      check: checkPage('tunnels'),
     },
     {
       name: 'list-20-distinct',
@@ -138,7 +140,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       body: graphql(LIST_20),
       credentials: 'distinct',
       minimumCalls: 1,
-      check: checkList,
+      check: checkPage('tunnels'),
     },
     {
       name: 'by-id-10',
@@ -197,6 +199,40 @@ export function scenarios(account: AccountSeed): Scenario[] {
       },
     },
     {
+      name: 'endpoints-list-20',
+      summary: 'endpoints(first: 20), every Endpoint field, one credential',
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(
+        `query Endpoints20 { endpoints(first: 20) { edges { cursor node { ${ENDPOINT_FIELDS} } } pageInfo { hasNextPage endCursor } } }`,
+      ),
+      credentials: 'shared',
+      minimumCalls: 1,
+      check: checkPage('endpoints'),
+    },
+    {
+      name: 'tunnels-20-join-endpoints',
+      summary: "tunnels(first: 20) with each tunnel's agent endpoint joined (Ref.node), one credential",
+      target: 'gateway',
+      path: '/graphql',
+      body: graphql(
+        'query TunnelsWithEndpoints { tunnels(first: 20) { nodes { id endpoint { node { ... on Endpoint { url trafficPolicy } } } } } }',
+      ),
+      credentials: 'shared',
+      // The tunnel page, then one filtered endpoint list for the 20 references.
+      minimumCalls: 2,
+      check: (status, json) => {
+        const data = dataOf(status, json);
+        if (typeof data === 'string') return data;
+        const nodes = field(data.tunnels, 'nodes');
+        if (!Array.isArray(nodes) || nodes.length !== 20) return 'not 20 tunnels';
+        const joined = nodes.filter(
+          (n) => typeof field(field(field(n, 'endpoint'), 'node'), 'url') === 'string',
+        );
+        return joined.length === 20 ? undefined : `${joined.length} endpoints joined, 20 expected`;
+      },
+    },
+    {
       name: 'replace',
       summary: 'replaceHttpsEdgeRouteBackend in a loop (the same backend each time)',
       target: 'gateway',
@@ -219,10 +255,22 @@ export function scenarios(account: AccountSeed): Scenario[] {
   ];
 }
 
-function checkList(status: number, json: unknown): string | undefined {
-  const data = dataOf(status, json);
-  if (typeof data === 'string') return data;
-  const connection = data.tunnels;
-  if (lengthOf(field(connection, 'edges')) !== 20) return 'not 20 edges';
-  return field(field(connection, 'pageInfo'), 'hasNextPage') === true ? undefined : 'hasNextPage is not true';
+/** The check of an answer whose `data[key]` must be `expected`. */
+function checkValue(key: string, expected: string): Scenario['check'] {
+  return (status, json) => {
+    const data = dataOf(status, json);
+    if (typeof data === 'string') return data;
+    return data[key] === expected ? undefined : `no ${key}`;
+  };
+}
+
+/** The check of a first page of 20 of `connection`, with more after it. */
+function checkPage(connection: 'tunnels' | 'endpoints'): Scenario['check'] {
+  return (status, json) => {
+    const data = dataOf(status, json);
+    if (typeof data === 'string') return data;
+    const page = data[connection];
+    if (lengthOf(field(page, 'edges')) !== 20) return 'not 20 edges';
+    return field(field(page, 'pageInfo'), 'hasNextPage') === true ? undefined : 'hasNextPage is not true';
+  };
 }

@@ -8,6 +8,7 @@ const FLOOR_TARGETS: readonly [string, number][] = [
   ['list-20', 2.5],
   ['list-20-distinct', 3],
   ['by-id-10', 4],
+  ['tunnels-20-join-endpoints', 3],
 ];
 
 export function targets(report: Omit<Report, 'targets'>): Target[] {
@@ -46,6 +47,14 @@ export function targets(report: Omit<Report, 'targets'>): Target[] {
         target: `list then reads of listed ids: 1 call (${latencyMs} ms)`,
         met: listThenRead.callsPerOp <= 1.001,
         detail: `${listThenRead.callsPerOp.toFixed(3)} calls/op`,
+      });
+    }
+    const join = row('tunnels-20-join-endpoints', 'default', latencyMs);
+    if (join) {
+      out.push({
+        target: `a join of 20 tunnels to their endpoints: 2 calls (${latencyMs} ms)`,
+        met: join.callsPerOp <= 2.001,
+        detail: `${join.callsPerOp.toFixed(3)} calls/op`,
       });
     }
     const list = row('list-20', 'default', latencyMs);

@@ -5,7 +5,7 @@ import type { Slice } from '../loaders/forward-pages';
 import { MAX_PAGE_SIZE } from '../upstream';
 import type { CursorCodec } from './cursors';
 
-const DEFAULT_FIRST = 20;
+export const DEFAULT_FIRST = 20;
 
 export interface PagingArgs {
   readonly first?: number | null;
@@ -30,8 +30,20 @@ export function forwardPaging(
   return { first, beforeId: args.after == null ? undefined : cursors.decode(args.after) };
 }
 
+/** An edge whose cursor is encoded only when a client selects it (`nodes` alone needs none). */
+class Edge<T extends { readonly id: string }> {
+  constructor(
+    readonly node: T,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  get cursor(): string {
+    return this.cursors.encode(this.node.id);
+  }
+}
+
 export function connectionOf<T extends { readonly id: string }>(slice: Slice<T>, cursors: CursorCodec) {
-  const edges = slice.items.map((node) => ({ cursor: cursors.encode(node.id), node }));
+  const edges = slice.items.map((node) => new Edge(node, cursors));
   return {
     edges,
     pageInfo: {
@@ -40,8 +52,12 @@ export function connectionOf<T extends { readonly id: string }>(slice: Slice<T>,
         return slice.hasNextPage() as unknown as boolean;
       },
       hasPreviousPage: false,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
+      get startCursor() {
+        return edges[0]?.cursor ?? null;
+      },
+      get endCursor() {
+        return edges.at(-1)?.cursor ?? null;
+      },
     },
   };
 }

@@ -2,25 +2,11 @@
 // that validated, the rest counted as "other"), and in a log line it is cut to a printable prefix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
+import { sample } from '../support/prometheus';
 import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(1, { seed: 7 });
 const ONE = 'query OneTunnel($id: ID!) { tunnel(id: $id) { id } }';
-
-/** The value of one sample with exactly these labels; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  const wanted = Object.entries(labels)
-    .map(([k, v]) => `${k}="${v}"`)
-    .sort()
-    .join(',');
-  for (const line of text.split('\n')) {
-    const match = /^([\w:]+)\{(.*)\} (\S+)$/.exec(line);
-    if (match?.[1] === name && (match[2] ?? '').split(',').sort().join(',') === wanted) {
-      return Number(match[3]);
-    }
-  }
-  return undefined;
-}
 
 /** Every distinct operationName label value in a scrape. */
 const operationNames = (text: string) =>

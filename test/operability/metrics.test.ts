@@ -2,28 +2,13 @@
 // with exact values after known traffic.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
+import { sample } from '../support/prometheus';
 import { KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(4, { seed: 62 });
 const id = (i: number) => tunnels[i]?.id ?? '';
 const ONE = 'query OneTunnel($id: ID!) { tunnel(id: $id) { id } }';
 const PAGE = 'query TunnelsPage { tunnels(first: 2) { nodes { id } } }';
-
-/** The value of one sample, its labels given in any order; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries(
-      [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
-    );
-    const wanted = Object.entries(labels);
-    if (wanted.length === Object.keys(found).length && wanted.every(([k, v]) => found[k] === v)) {
-      return Number(match[3]);
-    }
-  }
-  return undefined;
-}
 
 describe('/metrics', () => {
   let stack: Stack;

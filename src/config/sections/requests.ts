@@ -36,7 +36,7 @@ export const limits = {
   }),
   maxCost: option({
     env: 'MAX_COST',
-    help: 'maximum static cost of an operation (objects 2, scalars 1, deeper levels weigh more)',
+    help: 'maximum static cost of an operation (objects 2, scalars 1, deeper levels weigh more, 5 per upstream lookup)',
     default: 5_000,
     parse: integer(1, 10_000_000),
   }),
