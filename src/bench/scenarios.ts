@@ -15,6 +15,11 @@ export interface Scenario {
   readonly credentials: 'shared' | 'distinct';
   /** Upstream calls one operation needs when nothing is shared between operations. */
   readonly minimumCalls: number;
+  /**
+   * The gateway process it runs on: the shared one when absent. A process's peak RSS is a high-water
+   * mark, so a row measured on its own process shows its own peak, not the rows' before it.
+   */
+  readonly process?: 'compressing' | 'endpoints';
   /** Why a sample answer is wrong, or undefined when it is right. */
   check(status: number, json: unknown): string | undefined;
 }
@@ -123,6 +128,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
     },
     {
       name: 'list-20-compressed',
+      process: 'compressing',
       summary: 'list-20 with Accept-Encoding: gzip, br (answers brotli): the CPU compression costs',
       target: 'gateway',
       path: '/graphql',
@@ -200,6 +206,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
     },
     {
       name: 'endpoints-list-20',
+      process: 'endpoints',
       summary: 'endpoints(first: 20), every Endpoint field, one credential',
       target: 'gateway',
       path: '/graphql',
@@ -212,6 +219,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
     },
     {
       name: 'tunnels-20-join-endpoints',
+      process: 'endpoints',
       summary: "tunnels(first: 20) with each tunnel's agent endpoint joined (Ref.node), one credential",
       target: 'gateway',
       path: '/graphql',
