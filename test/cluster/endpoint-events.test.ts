@@ -20,6 +20,7 @@ import {
   wsSubscribe,
 } from '../live/support';
 import { bundleMain } from '../operability/process';
+import { redisContents } from '../support/redis-contents';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { dataOf, postGraphQL } from '../support/stack';
 import { polling, type Replica, startReplica } from './replicas';
@@ -182,18 +183,7 @@ describe.runIf(redisTestsRun)('endpoint events across three replicas', () => {
   }, 90_000);
 
   it('no Redis key, value or pub/sub message carries the credential', async () => {
-    const dump: string[] = [];
-    const keys: string[] = [];
-    for await (const batch of admin.scanStream({ match: '*', count: 100 })) keys.push(...(batch as string[]));
-    for (const key of keys) {
-      const type = await admin.type(key);
-      if (type === 'string') dump.push(key, (await admin.get(key)) ?? '');
-      else if (type === 'zset') dump.push(key, ...(await admin.zrange(key, 0, -1, 'WITHSCORES')));
-      else if (type === 'hash') dump.push(key, ...Object.entries(await admin.hgetall(key)).flat());
-      else if (type === 'set') dump.push(key, ...(await admin.smembers(key)));
-      else if (type === 'list') dump.push(key, ...(await admin.lrange(key, 0, -1)));
-      else dump.push(key, `unexpected type ${type}`);
-    }
+    const { keys, texts: dump } = await redisContents(admin);
     expect(keys).toContain(`${PREFIX}snapshot:endpoints:${DIGEST}`);
     expect(keys).toContain(`${PREFIX}snapshot:${DIGEST}`);
     expect(dump.join('\n')).not.toContain(KEY);

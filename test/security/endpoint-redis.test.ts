@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
 import { until } from '../live/support';
+import { redisContents } from '../support/redis-contents';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { dataOf, KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 
@@ -21,24 +22,10 @@ const READS = [
 async function dump(url: string): Promise<{ keys: string[]; texts: string[] }> {
   const admin = new Redis(url, { maxRetriesPerRequest: 1 });
   try {
-    const keys: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, batch] = await admin.scan(cursor, 'COUNT', 1000);
-      cursor = next;
-      keys.push(...batch);
-    } while (cursor !== '0');
-    const texts: string[] = [...keys];
-    for (const key of keys) {
-      const type = await admin.type(key);
-      if (type === 'string') texts.push((await admin.get(key)) ?? '');
-      else if (type === 'hash') texts.push(JSON.stringify(await admin.hgetall(key)));
-      else if (type === 'zset') texts.push(...(await admin.zrange(key, 0, -1, 'WITHSCORES')));
-      else if (type === 'set') texts.push(...(await admin.smembers(key)));
-      else if (type === 'list') texts.push(...(await admin.lrange(key, 0, -1)));
-      else if (type !== 'none') throw new Error(`unexpected Redis type ${type} at ${key}`);
-    }
-    return { keys, texts };
+    const contents = await redisContents(admin);
+    const unexpected = contents.texts.find((t) => t.startsWith('unexpected type'));
+    if (unexpected) throw new Error(`${unexpected.replace('unexpected type', 'unexpected Redis type')}`);
+    return contents;
   } finally {
     admin.disconnect();
   }
