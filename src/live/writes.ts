@@ -22,23 +22,28 @@ function eventOf(
   return endpointEvent(listed ? 'UPDATED' : 'ONLINE', write.endpoint, at);
 }
 
-/** The snapshot with the write applied: a new endpoint first (the newest), a changed one in place. */
-function applied(snapshot: Snapshot<Endpoint>, write: EndpointWrite, at: number): Snapshot<Endpoint> {
-  const id = write.type === 'deleted' ? write.id : write.endpoint.id;
-  const others = snapshot.items.filter((item) => item.id !== id);
-  let items = others;
-  if (write.type === 'saved') {
-    const index = snapshot.items.findIndex((item) => item.id === id);
-    items =
-      index === -1
-        ? [write.endpoint, ...others]
-        : snapshot.items.map((item) => (item.id === id ? write.endpoint : item));
-  }
+/** The id a write is about. */
+const idOf = (write: EndpointWrite): string => (write.type === 'deleted' ? write.id : write.endpoint.id);
+
+/** The items with the write applied: gone, changed in place, or new and first (the newest). */
+function itemsAfter(items: readonly Endpoint[], write: EndpointWrite, listed: boolean): Endpoint[] {
+  const id = idOf(write);
+  if (write.type === 'deleted') return items.filter((item) => item.id !== id);
+  return listed ? items.map((item) => (item.id === id ? write.endpoint : item)) : [write.endpoint, ...items];
+}
+
+/** The snapshot with the write applied and marked. */
+function applied(
+  snapshot: Snapshot<Endpoint>,
+  write: EndpointWrite,
+  listed: boolean,
+  at: number,
+): Snapshot<Endpoint> {
   return {
     version: nextVersion(snapshot),
     observedAt: new Date(at).toISOString(),
-    items,
-    writes: { ...snapshot.writes, [id]: at },
+    items: itemsAfter(snapshot.items, write, listed),
+    writes: { ...snapshot.writes, [idOf(write)]: at },
   };
 }
 
@@ -50,15 +55,11 @@ export async function announceEndpointWrite(
   const at = Date.now();
   const observedAt = new Date(at).toISOString();
   const stored = (await deps.snapshots.get('endpoints', digest)) as Snapshot<Endpoint> | undefined;
-  const id = write.type === 'deleted' ? write.id : write.endpoint.id;
-  const event = eventOf(
-    write,
-    stored?.items.find((item) => item.id === id),
-    observedAt,
-  );
+  const listed = stored?.items.find((item) => item.id === idOf(write));
+  const event = eventOf(write, listed, observedAt);
   let version = nextVersion(stored);
   if (stored !== undefined) {
-    const next = applied(stored, write, at);
+    const next = applied(stored, write, listed !== undefined, at);
     version = next.version;
     await deps.snapshots.set('endpoints', digest, next);
   }
