@@ -8,6 +8,7 @@ import { GatewayError } from './errors';
 import { useAccessControl } from './gateway/access-control';
 import { withCompression } from './gateway/compression';
 import { credentialOf } from './gateway/credentials';
+import { useDemandControl } from './gateway/demand/admission';
 import { documentCacheOptions } from './gateway/document-cache';
 import type { ExampleIds } from './gateway/example-ids';
 import { useCompiledExecution } from './gateway/execution';
@@ -161,6 +162,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       ...persisted.plugins,
       ...securityPlugins(config),
       useQueryLimits(config.limits),
+      // After validation, before anything runs: the upstream calls predicted, admitted or refused.
+      useDemandControl(config.limits, { store: shared.budget, limitPerMin: config.upstream.rateLimitPerMin }),
       // @defer and @stream over multipart HTTP, SSE and graphql-ws; such operations run interpreted.
       useDeferStream(),
       useIncrementalErrorMasking(maskError),
@@ -179,6 +182,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
     guards,
     /** Persisted operations and APQ: yoga's plugins, and the same rules for graphql-ws messages. */
     persisted,
+    requestLog,
     /** The gateway's own Prometheus registry (served at /metrics). */
     metrics: metrics.registry,
     live,

@@ -173,8 +173,8 @@ mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
   },
   {
     name: 'Endpoints',
-    variables: () => ({ first: 10, filter: { types: ['AGENT', 'CLOUD'] } }),
-    document: /* GraphQL */ `# Endpoints, newest first, filtered upstream; an agent endpoint's tunnel joined (2 upstream calls in all).
+    variables: () => ({ first: 8, filter: { types: ['AGENT', 'CLOUD'] } }),
+    document: /* GraphQL */ `# Endpoints, newest first, filtered upstream; an agent endpoint's tunnel joined (2 upstream calls here; up to 10 predicted).
 query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
   endpoints(first: $first, after: $after, filter: $filter) {
     nodes {

@@ -9,6 +9,7 @@ import type { Context } from '../context';
 import type { LiveEvents } from '../live/subscriptions';
 import type { SharedState } from '../shared-state';
 import type { UpstreamTransport } from '../upstream';
+import type { RequestLog } from './observability';
 import type { PersistedOperations } from './persisted';
 import type { RequestGuard } from './security/refusal';
 import type { LinkCarrier } from './subscriber-links';
@@ -22,6 +23,8 @@ export interface Gateway {
   readonly guards: readonly RequestGuard[];
   /** Persisted operations and APQ: yoga's plugins, and the same rules for graphql-ws messages. */
   readonly persisted: PersistedOperations;
+  /** One line per request, and per graphql-ws operation (websocket.ts). */
+  readonly requestLog: RequestLog;
   /** The gateway's own Prometheus registry (served at /metrics). */
   readonly metrics: Registry;
   /** Live tunnel events: their pollers and open streams. */

@@ -117,6 +117,18 @@ export interface RequestLog {
   readonly plugin: Plugin;
   /** The tally of a request's upstream work, counted by the transport (see src/upstream/http/call-scope.ts). */
   tallyOf(request: Request): UpstreamTally | undefined;
+  /**
+   * A graphql-ws operation, which runs on `request` (made for it: websocket.ts) with no HTTP answer:
+   * its results are noted as they leave, and its line is written when it ends.
+   */
+  socketOperation(request: Request): SocketOperationLog;
+}
+
+export interface SocketOperationLog {
+  /** A result sent (or the errors that refused the operation). */
+  noteResult(result: unknown): void;
+  /** Writes the operation's line; later calls do nothing. */
+  end(): void;
 }
 
 /** Notes the request of each error in an operation's result, before masking replaces them. */
@@ -130,6 +142,15 @@ function noteErrorsOf(result: ExecutionResult, requestId: string): void {
 /** The yoga plugin writing one line per request and the X-Request-Id response header. */
 export function createRequestLog(logger: Logger): RequestLog {
   const records = new WeakMap<Request, RequestRecord>();
+  const newRecord = (request: Request): RequestRecord => ({
+    id: requestIdOf(request.headers.get(REQUEST_ID_HEADER)),
+    started: performance.now(),
+    upstream: newTally(),
+    graphql: false,
+    requested: [],
+    executed: [],
+    errorCodes: new Set(),
+  });
   /** The record of the request an operation belongs to, with the operation noted in it. */
   const executing = (args: ExecutionArgs): RequestRecord | undefined => {
     const request = (args.contextValue as { request?: Request }).request;
@@ -143,15 +164,7 @@ export function createRequestLog(logger: Logger): RequestLog {
     // Instrumentation, not onRequest: it sees every request, those yoga's own plugins answer too (/health).
     instrumentation: {
       request({ request }, wrapped) {
-        records.set(request, {
-          id: requestIdOf(request.headers.get(REQUEST_ID_HEADER)),
-          started: performance.now(),
-          upstream: newTally(),
-          graphql: false,
-          requested: [],
-          executed: [],
-          errorCodes: new Set(),
-        });
+        records.set(request, newRecord(request));
         return wrapped();
       },
     },
@@ -199,7 +212,8 @@ export function createRequestLog(logger: Logger): RequestLog {
       const record = records.get(request);
       if (!record) return;
       response.headers.set(REQUEST_ID_HEADER, record.id);
-      const writeLine = () => writeRequestLine(request, response, record);
+      const writeLine = () =>
+        writeRequestLine(record, { method: request.method, url: request.url, status: response.status });
       // A stream still open: its line waits for the end, so it covers the stream and its errors.
       if (record.stream && !record.stream.ended && response.body !== null)
         record.stream.writeLine = writeLine;
@@ -207,21 +221,27 @@ export function createRequestLog(logger: Logger): RequestLog {
     },
   };
 
-  function writeRequestLine(request: Request, response: Response, record: RequestRecord): void {
+  /** `answer`: the HTTP request and its status; a graphql-ws operation has no status. */
+  function writeRequestLine(
+    record: RequestRecord,
+    answer: { method: string; url: string; status?: number; transport?: string },
+  ): void {
     const errors = [...record.errorCodes].sort();
-    const failed = response.status >= 500 || record.errorCodes.has('INTERNAL_SERVER_ERROR');
+    const status = answer.status ?? 200;
+    const failed = status >= 500 || record.errorCodes.has('INTERNAL_SERVER_ERROR');
     const line = {
       reqId: record.id,
-      method: request.method,
-      path: loggable(new URL(request.url).pathname, LONGEST_TEXT),
+      method: answer.method,
+      path: loggable(new URL(answer.url).pathname, LONGEST_TEXT),
+      ...(answer.transport ? { transport: answer.transport } : {}),
       operationName: joined(
         record.executed.length > 0 ? record.executed.map((o) => o.name) : record.requested,
       ),
       operationType: joined(record.executed.map((o) => o.type)),
-      status: response.status,
+      ...(answer.status !== undefined ? { status: answer.status } : {}),
       durationMs: Math.round((performance.now() - record.started) * 10) / 10,
       upstream: record.upstream,
-      outcome: errors.length === 0 && response.status < 400 ? 'ok' : 'error',
+      outcome: errors.length === 0 && status < 400 ? 'ok' : 'error',
       ...(errors.length > 0 ? { errors } : {}),
     };
     if (!record.graphql) logger.debug(line, 'request');
@@ -229,5 +249,18 @@ export function createRequestLog(logger: Logger): RequestLog {
     else if (errors.some((c) => UPSTREAM_CODES.test(c))) logger.warn(line, 'request');
     else logger.info(line, 'request');
   }
-  return { plugin, tallyOf: (request) => records.get(request)?.upstream };
+  function socketOperation(request: Request): SocketOperationLog {
+    const record = { ...newRecord(request), graphql: true };
+    records.set(request, record);
+    let ended = false;
+    return {
+      noteResult: (result) => collectErrorCodes(result, record.errorCodes),
+      end: () => {
+        if (ended) return;
+        ended = true;
+        writeRequestLine(record, { method: request.method, url: request.url, transport: 'graphql-ws' });
+      },
+    };
+  }
+  return { plugin, tallyOf: (request) => records.get(request)?.upstream, socketOperation };
 }

@@ -11,6 +11,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../config';
 import type { Gateway } from './instance';
+import type { SocketOperationLog } from './observability';
 import { socketLink } from './subscriber-links';
 import { credentialRefusal, headersOf, refuseUpgrade, upgradeRefusal } from './upgrade-guards';
 
@@ -91,6 +92,14 @@ export function attachWebSocket(
   }
   server.on('upgrade', onUpgrade);
 
+  // Each operation's log line (as an HTTP request gets one), by socket and operation id.
+  const lines = new WeakMap<object, Map<string, SocketOperationLog>>();
+  const lineOf = (ctx: object, id: string) => lines.get(ctx)?.get(id);
+  const endLine = (ctx: object, id: string) => {
+    lineOf(ctx, id)?.end();
+    lines.get(ctx)?.delete(id);
+  };
+
   const disposable = useServer<
     Record<string, unknown> | undefined,
     { socket: WebSocket; request: IncomingMessage }
@@ -104,13 +113,26 @@ export function attachWebSocket(
         ctx.extra.socket.close(CLOSE_UNAUTHORIZED, refused.code);
         return false;
       },
+      onNext: (ctx, id, _payload, _args, result) => lineOf(ctx, id)?.noteResult(result),
+      onError: (ctx, id, _payload, errors) => {
+        lineOf(ctx, id)?.noteResult({ errors });
+        endLine(ctx, id);
+      },
+      onComplete: (ctx, id) => endLine(ctx, id),
+      // Operations still open when the socket closes end with it.
+      onClose: (ctx) => {
+        for (const id of [...(lines.get(ctx)?.keys() ?? [])]) endLine(ctx, id);
+      },
       execute: (args) => (args.rootValue as Enveloped).execute(args) as never,
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args) as never,
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const request = requestOf(
           ctx.extra.request,
           authorizationOf(ctx.extra.request, ctx.connectionParams),
         );
+        const open = lines.get(ctx) ?? new Map<string, SocketOperationLog>();
+        lines.set(ctx, open);
+        open.set(id, gateway.requestLog.socketOperation(request));
         const { schema, execute, subscribe, contextFactory, parse, validate } = gateway.yoga.getEnveloped({
           request,
           params: payload,

@@ -1,7 +1,7 @@
 // One operation's view of its endpoints: every endpoint a list or a write showed it, so a listed
 // endpoint is never fetched again, and the loader's batch: one filtered list call per 100 ids.
 import { compileEndpointFilter, type Endpoint, MAX_PAGE_SIZE, type NgrokClient } from '../upstream';
-import { fillPage, type Slice } from './forward-pages';
+import { readPage, type Slice } from './forward-pages';
 
 export class EndpointLookup {
   private readonly seen = new Map<string, Endpoint>();
@@ -11,7 +11,7 @@ export class EndpointLookup {
 
   /** `first` endpoints older than `beforeId` (newest first) that match `filter` (a CEL expression). */
   page(first: number, beforeId: string | undefined, filter: string | undefined): Promise<Slice<Endpoint>> {
-    const work = fillPage<Endpoint>(
+    const work = readPage<Endpoint>(
       async (limit, before) => {
         const result = await this.client.listEndpoints({ limit, beforeId: before, filter });
         for (const e of result.endpoints) this.seen.set(e.id, e);

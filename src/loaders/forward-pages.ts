@@ -1,13 +1,10 @@
-// One page of a newest-first upstream list (limit/before_id), filled from as many upstream pages as
-// it takes, with an exact hasNextPage: shared by the tunnels and the endpoints connections.
+// One page of a newest-first upstream list (limit/before_id) from one upstream call, with its
+// hasNextPage: shared by the tunnels and the endpoints connections.
 import { MAX_PAGE_SIZE } from '../upstream';
-
-/** Upstream pages fetched to fill one connection page when the upstream returns short pages. */
-const MAX_FILL_CALLS = 3;
 
 export interface Slice<T> {
   readonly items: readonly T[];
-  /** Exact; may cost one more upstream call, made only when a client asks for it. */
+  /** Exact but after a short upstream page (see readPage); may cost one more call, made only when asked. */
   readonly hasNextPage: () => Promise<boolean>;
 }
 
@@ -18,30 +15,25 @@ export type ListPage<T> = (
 ) => Promise<{ items: readonly T[]; nextPageUri: string | null }>;
 
 /**
- * `first` items older than `beforeId` (newest first). Below the upstream's page cap it asks for
- * one extra item, so hasNextPage needs no second call; at the cap it probes only when asked.
+ * `first` items older than `beforeId` (newest first), in one upstream call, so a page costs exactly
+ * what the demand planner predicts (src/gateway/demand/). Below the upstream's page cap it asks for
+ * one extra item, so hasNextPage needs no second call; at the cap it looks ahead only when asked.
+ * A page the upstream sends short while still giving a next_page_uri is passed on as it is, with
+ * hasNextPage true: the next page may be empty, as the upstream's own next_page_uri may.
  */
-export async function fillPage<T extends { readonly id: string }>(
+export async function readPage<T extends { readonly id: string }>(
   list: ListPage<T>,
   first: number,
   beforeId: string | undefined,
 ): Promise<Slice<T>> {
-  const want = first + 1;
-  const collected: T[] = [];
-  let cursor = beforeId;
-  let more = true;
-  for (let call = 0; call < MAX_FILL_CALLS && more && collected.length < first; call += 1) {
-    const result = await list(Math.min(MAX_PAGE_SIZE, want - collected.length), cursor);
-    collected.push(...result.items);
-    const last = result.items.at(-1);
-    more = result.nextPageUri !== null && last !== undefined;
-    cursor = last?.id ?? cursor;
-  }
-  const items = collected.slice(0, first);
-  if (collected.length > first) return { items, hasNextPage: async () => true };
+  const asked = Math.min(MAX_PAGE_SIZE, first + 1);
+  const result = await list(asked, beforeId);
+  const items = result.items.slice(0, first);
   const end = items.at(-1);
-  if (!more || end === undefined) return { items, hasNextPage: async () => false };
-  // The upstream hinted at more (first = the page cap, or short pages): look one item ahead, once, on demand.
+  if (result.items.length > first) return { items, hasNextPage: async () => true };
+  if (result.nextPageUri === null || end === undefined) return { items, hasNextPage: async () => false };
+  if (result.items.length < asked) return { items, hasNextPage: async () => true };
+  // A full page at the cap with a next_page_uri: look one item ahead, once, on demand.
   let probe: Promise<boolean> | undefined;
   return {
     items,

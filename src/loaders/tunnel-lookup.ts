@@ -2,7 +2,7 @@
 // listed by `tunnels` is never fetched again by `tunnel(id)` or `node(id)` (the tunnel loader's batch).
 import DataLoader from 'dataloader';
 import { MAX_PAGE_SIZE, type NgrokClient, type Tunnel } from '../upstream';
-import { fillPage } from './forward-pages';
+import { readPage } from './forward-pages';
 
 export interface TunnelSlice {
   readonly tunnels: readonly Tunnel[];
@@ -68,7 +68,7 @@ export class TunnelLookup {
   }
 
   private async fill(first: number, beforeId: string | undefined): Promise<TunnelSlice> {
-    const slice = await fillPage<Tunnel>(
+    const slice = await readPage<Tunnel>(
       async (limit, before) => {
         const result = await this.client.listTunnels({ limit, beforeId: before });
         for (const t of result.tunnels) this.seen.set(t.id, t);

@@ -8,6 +8,7 @@ import type { BackendModuleInput, RouteKey } from '../upstream';
 import { builder } from './builder';
 import { MUTATION_ERRORS, refusalShown } from './mutation-errors';
 import { RefType } from './refs';
+import { upstreamCalls } from './upstream-calls';
 
 export const BackendModuleType = builder.loadableObjectRef<LoadedBackendModule, string>('BackendModule', {
   // DataLoader hands a null result through as null: a route without module reads as null.
@@ -23,6 +24,7 @@ BackendModuleType.implement({
     enabled: t.exposeBoolean('enabled', { description: 'True when the module is applied to traffic.' }),
     backend: t.expose('backend', {
       type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
       nullable: true,
       description: 'Null when the route has no backend.',
     }),
@@ -79,6 +81,7 @@ builder.queryField('httpsEdgeRouteBackend', (t) =>
     type: BackendModuleType,
     nullable: true,
     description: 'Null when the route has no backend module.',
+    ...upstreamCalls({ kind: 'get' }),
     args: {
       edgeId: t.arg.id({ required: true, description: 'The HTTPS edge (edghts_…).' }),
       routeId: t.arg.id({ required: true, description: 'The route (edghtsrt_…).' }),
@@ -127,6 +130,7 @@ builder.mutationFields((t) => ({
   replaceHttpsEdgeRouteBackend: t.field({
     type: BackendModuleType,
     description: 'Attaches a backend to a route (PUT), replacing any module it had.',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
     args: { input: t.arg({ type: ReplaceInput, required: true, description: 'The route and the backend.' }) },
     errors: {
       types: MUTATION_ERRORS,
@@ -161,6 +165,7 @@ builder.mutationFields((t) => ({
   deleteHttpsEdgeRouteBackend: t.field({
     type: DeletePayload,
     description: 'Detaches the backend module from a route (DELETE).',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
     args: { input: t.arg({ type: DeleteInput, required: true, description: 'The route.' }) },
     errors: {
       types: MUTATION_ERRORS,

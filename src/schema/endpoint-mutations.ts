@@ -8,6 +8,7 @@ import type { Endpoint, EndpointFields } from '../upstream';
 import { builder } from './builder';
 import { EndpointNode } from './endpoints';
 import { MUTATION_ERRORS, refusalShown } from './mutation-errors';
+import { upstreamCalls } from './upstream-calls';
 
 /** The upstream's refusal of a write, with its own reason: the one upstream text a client may see. */
 const withReason = (refusal: RefusedInputError): InvalidInputError =>
@@ -91,6 +92,7 @@ builder.mutationFields((t) => ({
   createCloudEndpoint: t.field({
     type: EndpointNode,
     description: 'Creates a cloud endpoint (POST /endpoints).',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
     args: { input: t.arg({ type: CreateInput, required: true, description: 'The new endpoint.' }) },
     errors: {
       types: [InvalidInputError],
@@ -118,6 +120,7 @@ builder.mutationFields((t) => ({
   updateEndpoint: t.field({
     type: EndpointNode,
     description: 'Changes a cloud endpoint (PATCH): only the fields given.',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
     args: {
       input: t.arg({ type: UpdateInput, required: true, description: 'The endpoint and its changes.' }),
     },
@@ -141,6 +144,7 @@ builder.mutationFields((t) => ({
   deleteEndpoint: t.field({
     type: DeletePayload,
     description: 'Deletes a cloud endpoint (DELETE).',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
     args: { input: t.arg({ type: DeleteInput, required: true, description: 'The endpoint.' }) },
     errors: {
       types: MUTATION_ERRORS,

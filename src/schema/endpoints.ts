@@ -7,6 +7,7 @@ import { ENDPOINT_CURSOR } from './cursors';
 import { connectionOf, EMPTY_SLICE, forwardPaging } from './forward-connection';
 import { nodeIdOf } from './node-ids';
 import { RefType } from './refs';
+import { upstreamCalls } from './upstream-calls';
 
 const MAX_FILTER_URLS = 100;
 
@@ -19,6 +20,9 @@ export const EndpointTypeEnum = builder.enumType('EndpointType', {
   } as const,
 });
 const TYPES = new Set(['agent', 'cloud']);
+
+/** Endpoints asked for by id or by reference: one list call filtered by id per 100 distinct ids. */
+export const ENDPOINT_BY_ID = { typename: 'Endpoint', fetching: 'list-by-ids' } as const;
 
 export const EndpointNode = builder.loadableNodeRef<Endpoint>('Endpoint', {
   id: { resolve: (endpoint) => endpoint.id, description: "The upstream's own identifier (ep_…)." },
@@ -72,19 +76,36 @@ EndpointNode.implement({
       nullable: true,
       description: 'Where an agent endpoint forwards traffic; null for cloud endpoints.',
     }),
-    domain: t.expose('domain', { type: RefType, nullable: true, description: 'Its reserved domain.' }),
-    tcpAddr: t.expose('tcpAddr', { type: RefType, nullable: true, description: 'Its TCP address.' }),
+    domain: t.expose('domain', {
+      type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
+      nullable: true,
+      description: 'Its reserved domain.',
+    }),
+    tcpAddr: t.expose('tcpAddr', {
+      type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
+      nullable: true,
+      description: 'Its TCP address.',
+    }),
     tunnel: t.expose('tunnel', {
       type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: ['tunnel'] }),
       nullable: true,
       description: 'The agent tunnel serving it (agent endpoints).',
     }),
     tunnelSession: t.expose('tunnelSession', {
       type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
       nullable: true,
       description: 'The agent session serving it (agent endpoints).',
     }),
-    principal: t.expose('principal', { type: RefType, nullable: true, description: 'Who created it.' }),
+    principal: t.expose('principal', {
+      type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
+      nullable: true,
+      description: 'Who created it.',
+    }),
   }),
 });
 
@@ -126,6 +147,7 @@ builder.queryFields((t) => ({
       type: EndpointNode,
       description:
         'Endpoints of the account (agent and cloud), newest first. Forward paging: first (1..100, default 20) and after.',
+      ...upstreamCalls({ kind: 'page' }),
       args: { filter: t.arg({ type: EndpointFilterInput, description: 'Which endpoints (default all).' }) },
       resolve: async (_root, args, ctx) => {
         const { first, beforeId } = forwardPaging('endpoints', args, ENDPOINT_CURSOR);
@@ -143,6 +165,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Null when the account has no endpoint with this id.',
     args: { id: t.arg.id({ required: true, description: 'An endpoint id (ep_…).' }) },
+    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { endpoint: ENDPOINT_BY_ID } }),
     resolve: (_root, { id }) => nodeIdOf(id, 'endpoint'),
   }),
 }));

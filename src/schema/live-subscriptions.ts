@@ -6,6 +6,7 @@ import { GatewayError } from '../errors';
 import type { LiveEvent } from '../live/kinds';
 import type { StreamItem } from '../live/stream';
 import { builder } from './builder';
+import { upstreamCalls } from './upstream-calls';
 
 /** The schema's own Pothos types (context, scalars), as the builder was made with. */
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
@@ -23,6 +24,7 @@ export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSu
     t.field({
       type: spec.type,
       description: spec.description,
+      ...upstreamCalls({ kind: 'stream' }),
       args: {
         includeCurrent: t.arg.boolean({
           required: false,

@@ -5,10 +5,11 @@ import type { Context } from '../context';
 import { badInput } from '../errors';
 import { kindOf } from '../ids';
 import { builder } from './builder';
-import { EndpointNode } from './endpoints';
+import { ENDPOINT_BY_ID, EndpointNode } from './endpoints';
 import { decodeNodeId } from './node-ids';
 import { RefType } from './refs';
-import { TunnelNode } from './tunnels';
+import { TUNNEL_BY_ID, TunnelNode } from './tunnels';
+import { type FetchingByKind, upstreamCalls } from './upstream-calls';
 
 type Loader = (ids: string[], ctx: Context) => Promise<unknown[]>;
 
@@ -18,6 +19,18 @@ const LOADERS: Record<string, Loader> = {
 };
 
 const MAX_IDS = 100;
+
+/** What node and nodes fetch, by the id's kind (the loaders of LOADERS). */
+const BY_ID: FetchingByKind = { tunnel: TUNNEL_BY_ID, endpoint: ENDPOINT_BY_ID };
+
+/**
+ * What Ref.node fetches: endpoints as by id; tunnels through TunnelLookup.referenced, which lists the
+ * newest 100 first when a batch holds two or more, then GETs the ids the list missed.
+ */
+const BY_REFERENCE: FetchingByKind = {
+  tunnel: { typename: 'Tunnel', fetching: 'list-then-get' },
+  endpoint: ENDPOINT_BY_ID,
+};
 
 async function resolveNodes(ids: readonly string[], ctx: Context): Promise<unknown[]> {
   if (ids.length > MAX_IDS) throw badInput(`nodes takes at most ${MAX_IDS} ids, got ${ids.length}.`);
@@ -47,6 +60,7 @@ builder.queryFields((t) => ({
     args: {
       id: t.arg.id({ required: true, description: 'An ngrok id; its prefix names the type (tn_ → Tunnel).' }),
     },
+    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: BY_ID }),
     resolve: async (_root, { id }, ctx) => {
       const [node] = await resolveNodes([id], ctx);
       if (node instanceof Error) throw node;
@@ -58,6 +72,7 @@ builder.queryFields((t) => ({
     nullable: { list: false, items: true },
     description: 'The objects with these ids, in order; null for each id that does not resolve.',
     args: { ids: t.arg.idList({ required: true, description: 'At most 100 ngrok ids.' }) },
+    ...upstreamCalls({ kind: 'lookup', arg: 'ids', most: MAX_IDS, fetching: BY_ID }),
     // A failed item becomes a rejected promise: null with its error in `errors`, the rest intact.
     resolve: async (_root, { ids }, ctx) =>
       (await resolveNodes(ids, ctx)).map((node) => (node instanceof Error ? Promise.reject(node) : node)),
@@ -71,6 +86,7 @@ builder.objectField(RefType, 'node', (t) =>
     nullable: true,
     description:
       'The object this reference points at, when this schema serves its type (Tunnel, Endpoint) and it\nstill exists; else null. The references of one response are fetched together (one upstream list\ncall per 100 endpoint ids, never one call per reference).',
+    ...upstreamCalls({ kind: 'join', fetching: BY_REFERENCE }),
     resolve: (ref, _args, ctx) => {
       // By prefix: an id of another kind, or in a shape we do not know, is no object of ours.
       const kind = kindOf(ref.id);

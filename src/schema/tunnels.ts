@@ -5,6 +5,7 @@ import { TUNNEL_CURSOR } from './cursors';
 import { connectionOf, forwardPaging } from './forward-connection';
 import { nodeIdOf } from './node-ids';
 import { RefType } from './refs';
+import { upstreamCalls } from './upstream-calls';
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
   values: {
@@ -28,6 +29,9 @@ const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
     value: t.exposeString('value', { description: 'The label value.' }),
   }),
 });
+
+/** A tunnel asked for by id: one GET per distinct id (the upstream's /tunnels has no id filter). */
+export const TUNNEL_BY_ID = { typename: 'Tunnel', fetching: 'get-each' } as const;
 
 export const TunnelNode = builder.loadableNodeRef<Tunnel>('Tunnel', {
   id: { resolve: (tunnel) => tunnel.id, description: 'The upstream tunnel id (tn_…).' },
@@ -61,10 +65,12 @@ TunnelNode.implement({
     region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
     tunnelSession: t.expose('tunnelSession', {
       type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
       description: 'The tunnel session on which this tunnel was started.',
     }),
     endpoint: t.expose('endpoint', {
       type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: ['endpoint'] }),
       nullable: true,
       description: 'The ephemeral endpoint of an agent-initiated tunnel.',
     }),
@@ -81,6 +87,7 @@ TunnelNode.implement({
     }),
     backends: t.expose('backends', {
       type: [RefType],
+      ...upstreamCalls({ kind: 'refers', to: [] }),
       nullable: true,
       description:
         'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
@@ -97,6 +104,7 @@ builder.queryFields((t) => ({
     {
       type: TunnelNode,
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
+      ...upstreamCalls({ kind: 'page' }),
       resolve: async (_root, args, ctx) => {
         const { first, beforeId } = forwardPaging('tunnels', args, TUNNEL_CURSOR);
         const slice = await ctx.tunnels.page(first, beforeId);
@@ -111,6 +119,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'Null when no online tunnel has this id.',
     args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
+    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { tunnel: TUNNEL_BY_ID } }),
     resolve: (_root, { id }) => nodeIdOf(id, 'tunnel'),
   }),
 }));

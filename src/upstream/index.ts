@@ -13,7 +13,13 @@ export type { Ref } from './api/json-fields';
 export type { Tunnel, TunnelPage } from './api/tunnel-json';
 export { MAX_PAGE_SIZE, READINESS_REQUEST, type TunnelPageRequest } from './api/tunnels';
 export { NgrokClient } from './client';
-export { type CallScope, newScope, newTally, type UpstreamTally } from './http/call-scope';
+export {
+  type CallScope,
+  newScope,
+  newTally,
+  type OperationCalls,
+  type UpstreamTally,
+} from './http/call-scope';
 export { type ApiCredential, apiCredential, credentialDigest } from './http/credential';
 export type { CircuitState, UpstreamEvents } from './http/hooks';
 export type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';

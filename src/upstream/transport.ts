@@ -149,6 +149,7 @@ export class UpstreamTransport {
       path: this.pathOf(request),
       deadline: scope.deadline,
       tally: scope.tally,
+      operation: scope.operation,
       trace: scope.trace,
     };
     try {

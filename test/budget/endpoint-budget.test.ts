@@ -49,12 +49,15 @@ describe('endpoint operations and the upstream budget (UPSTREAM_RATE_LIMIT_PER_M
     expect(stack.sandbox.calls()).toBe(9);
   });
 
-  it('then refuses reads with RATE_LIMITED, no call; the last call is a write, then writes are refused', async () => {
+  it('then refuses reads up front with RATE_LIMITED, no call; the last call is a write, then writes are refused', async () => {
+    // Refused before they run: the budget has no room for their predicted calls.
     const read = await stack.gql(LIST);
+    expect(read.body.data).toBeUndefined();
     expect(read.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
-    expect(remaining(read)).toEqual(budget(0));
+    expect(read.upstreamCalls).toEqual({ predicted: 1, made: 0 });
     const join = await stack.gql(JOIN);
     expect(join.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect(join.upstreamCalls).toEqual({ predicted: 2, made: 0 });
     expect(stack.sandbox.calls()).toBe(9);
 
     const last = await stack.gql(CREATE, { url: 'https://budget-2.example.com' });
@@ -64,6 +67,7 @@ describe('endpoint operations and the upstream budget (UPSTREAM_RATE_LIMIT_PER_M
     expect(remaining(last)).toEqual(budget(0));
     const refused = await stack.gql(CREATE, { url: 'https://budget-3.example.com' });
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    expect(refused.upstreamCalls).toEqual({ predicted: 1, made: 0 });
     expect(stack.sandbox.calls('createEndpoint')).toBe(2);
     expect(stack.sandbox.listEndpoints(KEY).map((e) => e.url)).not.toContain('https://budget-3.example.com');
     expect(stack.sandbox.calls()).toBe(10);
@@ -78,9 +82,10 @@ describe('endpoint operations and the upstream budget (UPSTREAM_RATE_LIMIT_PER_M
     expect(claims('calls', 'createEndpoint', 'mutation')).toBe(2);
     expect(claims('calls', 'updateEndpoint', 'mutation')).toBe(1);
     expect(claims('calls', 'deleteEndpoint', 'mutation')).toBe(1);
-    expect(claims('refusals', 'listEndpoints', 'read')).toBe(1);
-    expect(claims('refusals', 'listTunnels', 'read')).toBe(1);
-    expect(claims('refusals', 'createEndpoint', 'mutation')).toBe(1);
+    // The refusals came before any call: no route claimed and was refused.
+    expect(claims('refusals', 'listEndpoints', 'read')).toBeUndefined();
+    expect(claims('refusals', 'listTunnels', 'read')).toBeUndefined();
+    expect(claims('refusals', 'createEndpoint', 'mutation')).toBeUndefined();
     // Writes never claim as reads.
     for (const route of ['createEndpoint', 'updateEndpoint', 'deleteEndpoint'])
       expect(claims('calls', route, 'read')).toBeUndefined();

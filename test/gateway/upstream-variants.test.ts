@@ -86,6 +86,7 @@ describe('an upstream that answers the other plausible ways', () => {
       await gql(`{ httpsEdgeRouteBackend(edgeId: "${edgeId}", routeId: "${routeId}") { enabled } }`),
     ).toEqual({
       data: { httpsEdgeRouteBackend: null },
+      extensions: { upstreamCalls: { predicted: 1, made: 1 } },
     });
   });
 
@@ -104,6 +105,7 @@ describe('an upstream that answers the other plausible ways', () => {
           publicUrl: null,
         },
       },
+      extensions: { upstreamCalls: { predicted: 1, made: 1 } },
     });
   });
 });
@@ -149,31 +151,37 @@ describe('paging against an upstream that pages loosely', () => {
     return body.data.tunnels;
   };
 
-  it('fills a page from short upstream pages and walks the list once, hasNextPage exact', async () => {
+  it('passes short upstream pages on, one call each, and walks the whole list once', async () => {
     const seen: string[] = [];
     let after: string | undefined;
     for (;;) {
       listCalls.length = 0;
       const result = await page(10, after);
-      // Full pages of 10 although the upstream never sends more than 7 at once.
-      expect(result.nodes).toHaveLength(Math.min(10, all.length - seen.length));
+      // One call a page: the upstream's 7 items (a page costs what the planner predicts).
+      expect(listCalls).toHaveLength(1);
+      expect(result.nodes).toHaveLength(Math.min(7, all.length - seen.length));
       seen.push(...result.nodes.map((n) => n.id));
-      expect(result.pageInfo.hasNextPage).toBe(seen.length < all.length);
+      // Short with a next_page_uri: there may be more, and there is until the end.
+      expect(result.pageInfo.hasNextPage).toBe(result.nodes.length > 0);
       if (!result.pageInfo.hasNextPage) break;
       after = result.pageInfo.endCursor;
     }
     expect(seen).toEqual(all.map((t) => t.id));
   });
 
-  it('a non-null next_page_uri that leads to an empty page is not a next page', async () => {
+  it('a non-null next_page_uri that leads to an empty page: the empty page says there is no next', async () => {
     listCalls.length = 0;
     const result = await page(3, undefined);
     expect(result.nodes).toHaveLength(3);
     expect(result.pageInfo.hasNextPage).toBe(true);
-    // The last 2 tunnels: the upstream still hands out a next_page_uri; the gateway looks and finds nothing.
+    expect(listCalls).toHaveLength(1);
+    // The last 2 tunnels: the upstream still hands out a next_page_uri, which leads to an empty page.
     const tail = await page(5, Buffer.from(`tunnel:${all[20]?.id}`).toString('base64url'));
     expect(tail.nodes.map((n) => n.id)).toEqual([all[21]?.id, all[22]?.id]);
-    expect(tail.pageInfo.hasNextPage).toBe(false);
+    expect(tail.pageInfo.hasNextPage).toBe(true);
+    const empty = await page(5, tail.pageInfo.endCursor);
+    expect(empty.nodes).toEqual([]);
+    expect(empty.pageInfo.hasNextPage).toBe(false);
   });
 });
 

@@ -30,6 +30,7 @@ describe('an attempt that waited for the upstream budget', () => {
           : { granted: true, remaining: 5, at: Date.now() };
       },
       pollWait: async () => 0,
+      waitFor: async () => 0,
     };
     const transport = new UpstreamTransport({
       ...transportOptions(defaultConfig(), sandbox.url),

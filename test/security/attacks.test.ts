@@ -152,8 +152,11 @@ describe('standard GraphQL attacks', () => {
       });
       expect(status).toBe(200);
       expect(JSON.parse(text)).toEqual([
-        { data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } } },
-        { data: { __typename: 'Query' } },
+        {
+          data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } },
+          extensions: { upstreamCalls: { predicted: 1, made: 1 } },
+        },
+        { data: { __typename: 'Query' }, extensions: { upstreamCalls: { predicted: 0, made: 0 } } },
       ]);
     });
   });

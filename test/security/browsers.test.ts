@@ -96,7 +96,10 @@ describe('a development gateway holding a key, on loopback, without tokens', () 
         QUERY,
       );
       expect(answer.status).toBe(200);
-      expect(JSON.parse(answer.text)).toEqual({ data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } } });
+      expect(JSON.parse(answer.text)).toEqual({
+        data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } },
+        extensions: { upstreamCalls: { predicted: 1, made: 1 } },
+      });
     }
     const page = await send(h.url, 'GET', { accept: 'text/html', host: `localhost:${port}` });
     expect(page.status).toBe(200);
@@ -139,7 +142,10 @@ describe('what the listed origins and hosts open', () => {
       const post = await send(h.url, 'POST', { origin, ...JSON_POST, host: 'gateway.internal:8080' }, QUERY);
       expect(post.status).toBe(200);
       expect(post.headers['access-control-allow-origin']).toBe(origin);
-      expect(JSON.parse(post.text)).toEqual({ data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } } });
+      expect(JSON.parse(post.text)).toEqual({
+        data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } },
+        extensions: { upstreamCalls: { predicted: 1, made: 1 } },
+      });
       const other = await send(h.url, 'POST', { origin: 'https://evil.example', ...JSON_POST }, QUERY);
       refusedWith(other, 403, 'ORIGIN_NOT_ALLOWED');
       refusedWith(

@@ -88,7 +88,10 @@ describe('browser-borne requests', () => {
         headers: { authorization: `Bearer ${KEY}`, accept: 'application/json', ...extra },
       });
       expect(status).toBe(200);
-      expect(JSON.parse(text)).toEqual({ data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } } });
+      expect(JSON.parse(text)).toEqual({
+        data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } },
+        extensions: { upstreamCalls: { predicted: 1, made: 1 } },
+      });
     });
   }
 

@@ -119,7 +119,10 @@ describe('server-held key mode: gateway tokens with scopes', () => {
     }[];
     // A batch answers 200 as a whole; each operation carries its own outcome.
     expect(status).toBe(200);
-    expect(read).toEqual({ data: { __typename: 'Query' } });
+    expect(read).toEqual({
+      data: { __typename: 'Query' },
+      extensions: { upstreamCalls: { predicted: 0, made: 0 } },
+    });
     expect(write?.errors?.[0]?.extensions.code).toBe('FORBIDDEN');
     expect(h.sandbox.calls()).toBe(0);
     expect(h.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend?.backendId).toBe(backend);

@@ -1,5 +1,6 @@
 // The one test harness: a gateway in front of the stand-in, both on loopback ephemeral ports, talking
 // real HTTP (and graphql-ws with `websocket`). It records every upstream event and every log line.
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -11,6 +12,7 @@ import { createLogger } from '../../src/log';
 import { type AccountSeed, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
 import { UPSTREAM_EVENT_NAMES, type UpstreamEvents } from '../../src/upstream/http/hooks';
 import { type Relay, startRelay } from './relay';
+import { takeUpstreamCalls, type UpstreamCalls } from './upstream-calls';
 
 export const KEY = 'test-key-0123456789';
 export const OTHER_KEY = 'other-key-0123456789';
@@ -23,6 +25,8 @@ export interface GqlResult {
     extensions?: Record<string, unknown>;
   };
   headers: Headers;
+  /** What the answer said of its upstream calls (taken out of body.extensions; made <= predicted checked). */
+  upstreamCalls?: UpstreamCalls;
 }
 
 /** Every event the transport reported, in order, as [hook, payload]. */
@@ -97,11 +101,8 @@ export async function postGraphQL(
     },
     body: JSON.stringify({ query, variables }),
   });
-  return {
-    status: response.status,
-    body: (await response.json()) as GqlResult['body'],
-    headers: response.headers,
-  };
+  const { answer, calls } = takeUpstreamCalls((await response.json()) as GqlResult['body']);
+  return { status: response.status, body: answer, headers: response.headers, upstreamCalls: calls };
 }
 
 export async function listen(server: Server): Promise<string> {

@@ -1,10 +1,12 @@
 // graphql-ws for tests, over the real `ws` WebSocket: a client whose upgrade carries any header
 // (Origin, Host, Authorization) and which records how its socket closed, one operation run to its
 // end, and a raw upgrade request whose answer (a refusal's status, headers and body) can be read.
+
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { type Client, createClient, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
+import { takeUpstreamCalls, type UpstreamCalls } from './upstream-calls';
 
 export interface WsClient {
   readonly client: Client;
@@ -50,11 +52,17 @@ export function wsClient(
 }
 
 export interface Outcome {
-  /** Every result received (one for a query or a mutation). */
+  /** Every result received (one for a query or a mutation), without extensions.upstreamCalls. */
   readonly results: FormattedExecutionResult<Record<string, unknown>, unknown>[];
+  /** What each result said of its upstream calls (made <= predicted checked). */
+  readonly upstreamCalls: (UpstreamCalls | undefined)[];
   /** What ended it other than `complete`: GraphQL errors, or the socket's close event. */
   readonly error?: unknown;
 }
+
+/** The figures ride along unseen by toEqual (not enumerable): tests compare what came as they did. */
+const withCalls = (outcome: Omit<Outcome, 'upstreamCalls'>, calls: (UpstreamCalls | undefined)[]): Outcome =>
+  Object.defineProperty(outcome, 'upstreamCalls', { value: calls, enumerable: false }) as Outcome;
 
 /** Runs one operation until it completes or fails. */
 export function run(
@@ -64,13 +72,18 @@ export function run(
   extensions?: Record<string, unknown>,
 ): Promise<Outcome> {
   const results: FormattedExecutionResult<Record<string, unknown>, unknown>[] = [];
+  const upstreamCalls: (UpstreamCalls | undefined)[] = [];
   return new Promise((resolve) => {
     client.subscribe(
       { query, variables, extensions },
       {
-        next: (result) => results.push(result),
-        error: (error) => resolve({ results, error }),
-        complete: () => resolve({ results }),
+        next: (result) => {
+          const { answer, calls } = takeUpstreamCalls(result);
+          results.push(answer);
+          upstreamCalls.push(calls);
+        },
+        error: (error) => resolve(withCalls({ results, error }, upstreamCalls)),
+        complete: () => resolve(withCalls({ results }, upstreamCalls)),
       },
     );
   });

@@ -34,11 +34,17 @@ export const limits = {
     default: 10,
     parse: integer(0, 10_000),
   }),
-  maxCost: option({
-    env: 'MAX_COST',
-    help: 'maximum static cost of an operation (objects 2, scalars 1, deeper levels weigh more, 5 per upstream lookup)',
-    default: 5_000,
-    parse: integer(1, 10_000_000),
+  maxUpstreamCalls: option({
+    env: 'MAX_UPSTREAM_CALLS_PER_OPERATION',
+    help: 'upstream calls one operation may be predicted to make; above it the operation is refused before it runs (OPERATION_TOO_EXPENSIVE)',
+    default: 10,
+    parse: integer(1, 10_000),
+  }),
+  maxResponseObjects: option({
+    env: 'MAX_RESPONSE_OBJECTS',
+    help: 'objects the answer of one operation may be predicted to hold, from its list sizes; above it the operation is refused before it runs',
+    default: 2_000,
+    parse: integer(1, 1_000_000),
   }),
   maxBodyBytes: option({
     env: 'MAX_BODY_BYTES',

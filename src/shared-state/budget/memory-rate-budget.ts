@@ -6,7 +6,9 @@ import {
   type BudgetDecision,
   type Ceilings,
   type ClaimKind,
+  type ClientKind,
   ceilingsOf,
+  clientCallsWithin,
   pollCallsWithin,
   type RateBudget,
   type RateBudgetOptions,
@@ -86,6 +88,13 @@ export class MemoryRateBudget implements RateBudget {
       whenFreeFor(w.polls, pollOwn, n, now, this.windowMs),
     );
     return waitUntil(at, now);
+  }
+
+  async waitFor(digest: string, kind: ClientKind, calls: number): Promise<number> {
+    const now = this.now();
+    const ceiling = this.ceilings[kind];
+    const n = clientCallsWithin(calls, ceiling);
+    return waitUntil(whenFreeFor(this.current(digest, now).calls, ceiling, n, now, this.windowMs), now);
   }
 
   /** Hands over and forgets every window (Redis took over again: its windows must count these). */

@@ -34,7 +34,16 @@ export interface RateBudget {
    * Claims nothing; `calls` counts as at least 1 and at most the poller's share.
    */
   pollWait(digest: string, calls: number): Promise<number>;
+  /**
+   * Milliseconds until `calls` more claims of a client's kind would all be granted now (0: now), so
+   * an operation predicted to make them is refused up front rather than halfway. Claims nothing;
+   * `calls` counts as at least 1 and at most the kind's ceiling.
+   */
+  waitFor(digest: string, kind: ClientKind, calls: number): Promise<number>;
 }
+
+/** The claims of clients' operations (the poller's are 'poll'). */
+export type ClientKind = Exclude<ClaimKind, 'poll'>;
 
 export interface RateBudgetOptions {
   /** UPSTREAM_RATE_LIMIT_PER_MIN: calls per window and credential; 0 turns the budget off. */
@@ -76,6 +85,10 @@ export const pollShareOf = (limitPerMin: number, pollBudgetPerMin: number): numb
 /** `calls` as pollWait counts it: at least one claim, at most the poller's share. */
 export const pollCallsWithin = (calls: number, share: number): number =>
   Math.max(1, Math.min(Math.floor(calls), share));
+
+/** `calls` as waitFor counts them: at least one claim, at most the kind's ceiling. */
+export const clientCallsWithin = (calls: number, ceiling: number): number =>
+  Math.max(1, Math.min(Math.floor(calls), ceiling));
 
 /** The RATE_LIMITED error's retryAfter from a wait in ms: whole seconds, 1..60. */
 export const retryAfterFromMs = (retryInMs: number): number =>

@@ -12,7 +12,9 @@ import {
   type BudgetDecision,
   type Ceilings,
   type ClaimKind,
+  type ClientKind,
   ceilingsOf,
+  clientCallsWithin,
   pollCallsWithin,
   type RateBudget,
   type RateBudgetOptions,
@@ -56,10 +58,11 @@ end
 return {1, left, now}
 `);
 
-// KEYS: every call, the poller's calls. ARGV: window ms, the window's cap for `n` more polls (the
-// ceiling - n + 1), the poller's cap for them (its share - n + 1). Reads only: calls that left the
-// window are skipped, not trimmed. Returns {ms until both have room, now}.
-const POLL_WAIT = redisScript(`
+// KEYS: every call, the poller's calls. ARGV: window ms, the window's cap for `n` more calls (the
+// ceiling - n + 1), the poller's cap for them (its share - n + 1; no cap for a client's calls).
+// Reads only: calls that left the window are skipped, not trimmed. Returns {ms until both have
+// room, now}.
+const WAIT = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
@@ -74,6 +77,9 @@ end
 local at = math.max(freeAt(KEYS[1], tonumber(ARGV[2])), freeAt(KEYS[2], tonumber(ARGV[3])))
 return {at - now, now}
 `);
+
+/** The poller's cap of a wait for a client's calls: none. */
+const NO_CAP = 2 ** 31;
 
 export class RedisRateBudget implements RateBudget, WindowRecorder {
   private readonly ceilings: Ceilings;
@@ -109,10 +115,19 @@ export class RedisRateBudget implements RateBudget, WindowRecorder {
   async pollWait(digest: string, calls: number): Promise<number> {
     const { poll, pollOwn } = this.ceilings;
     const n = pollCallsWithin(calls, pollOwn);
-    const reply = await POLL_WAIT(
+    return this.wait(digest, poll - n + 1, pollOwn - n + 1);
+  }
+
+  async waitFor(digest: string, kind: ClientKind, calls: number): Promise<number> {
+    const ceiling = this.ceilings[kind];
+    return this.wait(digest, ceiling - clientCallsWithin(calls, ceiling) + 1, NO_CAP);
+  }
+
+  private async wait(digest: string, cap: number, pollCap: number): Promise<number> {
+    const reply = await WAIT(
       this.client,
       [this.keys.budget(digest), this.keys.pollBudget(digest)],
-      [this.windowMs, poll - n + 1, pollOwn - n + 1],
+      [this.windowMs, cap, pollCap],
     );
     const [waitMs = -1, now = 0] = integersOf(reply, 2);
     // As with take: what the script cannot return is no answer, and the call falls back.

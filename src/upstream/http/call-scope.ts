@@ -13,6 +13,10 @@ export interface UpstreamTally {
   /** Reads the read cache answered (CACHE_TTL_MS). */
   cached: number;
   retries: number;
+  /** Upstream calls its operations were predicted to make at most (src/gateway/demand/), summed. */
+  predicted: number;
+  /** Calls its operations started: a call's resends count once, joined or cached reads not at all. */
+  made: number;
   /** Where the credential stands in the gateway's upstream budget after this request's last claim. */
   budget?: UpstreamBudgetStanding;
 }
@@ -23,7 +27,20 @@ export interface UpstreamBudgetStanding {
   readonly remaining: number;
 }
 
-export const newTally = (): UpstreamTally => ({ calls: 0, coalesced: 0, cached: 0, retries: 0 });
+export const newTally = (): UpstreamTally => ({
+  calls: 0,
+  coalesced: 0,
+  cached: 0,
+  retries: 0,
+  predicted: 0,
+  made: 0,
+});
+
+/** One operation's upstream calls: predicted before it runs, and started while it runs. */
+export interface OperationCalls {
+  predicted: number;
+  made: number;
+}
 
 export interface CallScope {
   /**
@@ -33,6 +50,8 @@ export interface CallScope {
   deadline: number;
   /** Counted into by the transport's stages; shared by the operations of one request. */
   readonly tally?: UpstreamTally;
+  /** This operation's own calls (extensions.upstreamCalls); absent outside an operation. */
+  readonly operation?: OperationCalls;
   /** The operation span's context, set when tracing is on (src/gateway/tracing.ts): its calls' parent. */
   trace?: TraceContext;
 }
@@ -40,6 +59,7 @@ export interface CallScope {
 /** A scope of its own for one operation: no deadline yet, counting into `tally`. */
 export const newScope = (tally?: UpstreamTally): CallScope => ({
   deadline: Number.POSITIVE_INFINITY,
+  operation: { predicted: 0, made: 0 },
   ...(tally ? { tally } : {}),
 });
 

@@ -2,7 +2,7 @@
 // the transport is a list of stages (see transport.ts) ending in one HTTP exchange (exchange.ts).
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { GatewayError, UpstreamError } from '../../errors';
-import type { UpstreamTally } from './call-scope';
+import type { OperationCalls, UpstreamTally } from './call-scope';
 import { MESSAGES } from './messages';
 import type { UpstreamRequest, UpstreamResponse } from './request';
 
@@ -17,6 +17,8 @@ export interface Call {
   readonly deadline: number;
   /** The request's tally of upstream work (its log line); absent outside a request. */
   readonly tally?: UpstreamTally;
+  /** The operation's own count of the calls it started; absent outside an operation. */
+  readonly operation?: OperationCalls;
   /** The operation's trace context when tracing is on (stages/trace.ts); absent: no span, no traceparent. */
   readonly trace?: TraceContext;
   /** Which attempt this is: absent on the first, 2 on the first retry (stages/retry.ts). */

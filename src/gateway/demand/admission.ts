@@ -1,0 +1,141 @@
+// Admission on upstream calls: every operation, over HTTP or graphql-ws, persisted or not, is planned
+// (plan.ts) after validation and before it runs, and refused without an upstream call when it is
+// predicted to make more calls than MAX_UPSTREAM_CALLS_PER_OPERATION, to answer with more objects
+// than MAX_RESPONSE_OBJECTS, or to need more calls than its credential's budget has left right now.
+// Each answer then says what was predicted and what was made: extensions.upstreamCalls.
+import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from '../../context';
+import { GatewayError } from '../../errors';
+import { type RateBudget, retryAfterFromMs } from '../../shared-state';
+import { toGraphQLError } from '../graphql-errors';
+import { ArgumentRefusal, type Plan, planOperation } from './plan';
+
+export const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
+
+export interface DemandLimits {
+  /** MAX_UPSTREAM_CALLS_PER_OPERATION */
+  readonly maxUpstreamCalls: number;
+  /** MAX_RESPONSE_OBJECTS */
+  readonly maxResponseObjects: number;
+}
+
+export interface DemandBudget {
+  readonly store: RateBudget;
+  /** UPSTREAM_RATE_LIMIT_PER_MIN; 0: clients' calls are not budgeted, nothing to refuse up front. */
+  readonly limitPerMin: number;
+}
+
+const tooExpensive = (plan: Plan, limits: DemandLimits): GatewayError | undefined => {
+  if (plan.calls > limits.maxUpstreamCalls)
+    return new GatewayError(
+      'OPERATION_TOO_EXPENSIVE',
+      `This operation would make up to ${plan.calls} upstream calls; at most ${limits.maxUpstreamCalls} are allowed. Ask for fewer items or joins, or split it.`,
+      { httpStatus: 400 },
+    );
+  if (plan.objects > limits.maxResponseObjects)
+    return new GatewayError(
+      'OPERATION_TOO_EXPENSIVE',
+      `This operation's answer could hold ${plan.objects} objects; at most ${limits.maxResponseObjects} are allowed. Ask for fewer items or joins.`,
+      { httpStatus: 400 },
+    );
+  return undefined;
+};
+
+/** Milliseconds until the credential's budget has room for the plan's calls (0: now). */
+async function budgetWait(budget: DemandBudget, digest: string, plan: Plan): Promise<number> {
+  const reads = plan.calls - plan.writes;
+  // Writes may use the whole window, reads all but the tenth kept for writes (shared-state/budget/).
+  const waits = await Promise.all([
+    plan.writes > 0 ? budget.store.waitFor(digest, 'mutation', plan.calls) : 0,
+    reads > 0 ? budget.store.waitFor(digest, 'read', reads) : 0,
+  ]);
+  return Math.max(...waits);
+}
+
+/** The plan of `args`, or the refusal it earns: a list argument out of range, too expensive, or no budget. */
+async function judge(
+  args: ExecutionArgs,
+  limits: DemandLimits,
+  budget: DemandBudget | undefined,
+): Promise<{ plan: Plan; refusal?: GatewayError | ArgumentRefusal }> {
+  let plan: Plan;
+  try {
+    plan = planOperation(
+      args.schema as GraphQLSchema,
+      args.document,
+      args.operationName,
+      args.variableValues,
+    );
+  } catch (error) {
+    if (error instanceof ArgumentRefusal)
+      return { plan: { calls: 0, writes: 0, objects: 0 }, refusal: error };
+    throw error;
+  }
+  const refusal = tooExpensive(plan, limits);
+  if (refusal) return { plan, refusal };
+  const ctx = args.contextValue as Context;
+  if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated) return { plan };
+  const waitMs = await budgetWait(budget, ctx.client.credential.digest, plan);
+  if (waitMs <= 0) return { plan };
+  const retryAfter = retryAfterFromMs(waitMs);
+  return {
+    plan,
+    refusal: new GatewayError(
+      'RATE_LIMITED',
+      `This operation needs up to ${plan.calls} upstream calls and this credential's budget has fewer left now; retry after retryAfter seconds.`,
+      { retryAfter, httpStatus: 429 },
+    ),
+  };
+}
+
+const withCalls = (result: ExecutionResult, calls: { predicted: number; made: number }): ExecutionResult => ({
+  ...result,
+  extensions: { ...result.extensions, [UPSTREAM_CALLS_EXTENSION]: { ...calls } },
+});
+
+/** The refused operation's answer: the error, with the prediction it was judged on. */
+function refused(refusal: GatewayError | ArgumentRefusal, plan: Plan, limits: DemandLimits): ExecutionResult {
+  // An argument out of range: the field's error, as execution would give it (no data at all).
+  if (refusal instanceof ArgumentRefusal) {
+    const error = toGraphQLError(refusal.error, new GraphQLError(refusal.message, { path: refusal.path }));
+    return withCalls({ data: null, errors: [error] }, { predicted: 0, made: 0 });
+  }
+  const error = toGraphQLError(refusal);
+  Object.assign(error.extensions, {
+    [UPSTREAM_CALLS_EXTENSION]: { predicted: plan.calls, limit: limits.maxUpstreamCalls },
+    responseObjects: { predicted: plan.objects, limit: limits.maxResponseObjects },
+  });
+  return withCalls({ errors: [error] }, { predicted: plan.calls, made: 0 });
+}
+
+export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): Plugin<Context> {
+  /** Plans, notes the prediction, and refuses or lets the operation run. */
+  const admit = async (
+    args: ExecutionArgs,
+    stop: (result: ExecutionResult) => void,
+  ): Promise<Context['upstreamScope']['operation'] | undefined> => {
+    const scope = (args.contextValue as Context).upstreamScope;
+    const { plan, refusal } = await judge(args, limits, budget);
+    const calls = scope.operation;
+    if (calls) calls.predicted = plan.calls;
+    if (scope.tally) scope.tally.predicted += plan.calls;
+    if (refusal) stop(refused(refusal, plan, limits));
+    return refusal ? undefined : calls;
+  };
+  return {
+    async onExecute({ args, setResultAndStopExecution }) {
+      const calls = await admit(args, setResultAndStopExecution);
+      if (!calls) return;
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          setResult(withCalls(result, calls));
+        },
+      };
+    },
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      await admit(args, setResultAndStopExecution);
+    },
+  };
+}

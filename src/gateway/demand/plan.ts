@@ -1,0 +1,298 @@
+// The demand planner: after validation and before execution, the upstream calls an operation will
+// make at most, and the objects its answer will hold at most, from its document, its variables and
+// the declarations on the schema's fields (schema/upstream-calls.ts). It walks the operation as
+// execution would (collect.ts); each position carries how many objects can stand there and in how
+// many separate arrivals they come, which is what the loaders' batches depend on (fetch-calls.ts).
+import {
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  getArgumentValues,
+  getNamedType,
+  getOperationAST,
+  getVariableValues,
+  isAbstractType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+} from 'graphql';
+import { badInput, GatewayError } from '../../errors';
+import { kindOf } from '../../ids';
+import { DEFAULT_FIRST } from '../../schema/forward-connection';
+import { type FetchingByKind, UPSTREAM_CALLS, type UpstreamCalls } from '../../schema/upstream-calls';
+import { MAX_PAGE_SIZE } from '../../upstream';
+import { collectFields, type Operation, subSelections } from './collect';
+import { fetchCalls } from './fetch-calls';
+import { RootLookups } from './root-lookups';
+
+export interface Plan {
+  /** Upstream calls at most: reads and writes. */
+  readonly calls: number;
+  /** Of which writes (mutations). */
+  readonly writes: number;
+  /** Objects the answer holds at most (connection, edge and page-info wrappers not counted). */
+  readonly objects: number;
+}
+
+const NOTHING: Plan = { calls: 0, writes: 0, objects: 0 };
+
+/** At most `n` objects stand here, arriving in at most `groups` separate batches. */
+interface Position {
+  readonly n: number;
+  readonly groups: number;
+}
+
+const add = (a: Plan, b: Plan): Plan => ({
+  calls: a.calls + b.calls,
+  writes: a.writes + b.writes,
+  objects: a.objects + b.objects,
+});
+const larger = (a: Plan, b: Plan): Plan => ({
+  calls: Math.max(a.calls, b.calls),
+  writes: Math.max(a.writes, b.writes),
+  objects: Math.max(a.objects, b.objects),
+});
+
+/** Wrappers of a page, not objects of the account: counted through the items they carry. */
+const SCAFFOLD = /(?:Connection|Edge)$|^PageInfo$/;
+
+const declared = (field: GraphQLField<unknown, unknown>): UpstreamCalls | undefined =>
+  field.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined;
+
+/** `first` of a page, checked before it counts: 1..100, 20 when absent. */
+function firstOf(args: Record<string, unknown>): number {
+  const first = args.first ?? DEFAULT_FIRST;
+  if (typeof first !== 'number' || !Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
+    throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${String(first)}.`);
+  return first;
+}
+
+/** The ids of a lookup's argument, its length checked: a list of at most `most`, or one id. */
+function idsOf(args: Record<string, unknown>, arg: string, most: number | undefined): string[] {
+  const given = args[arg];
+  if (!Array.isArray(given)) return typeof given === 'string' ? [given] : [];
+  if (most !== undefined && given.length > most)
+    throw badInput(`${arg} takes at most ${most} ids, got ${given.length}.`);
+  return given.filter((id): id is string => typeof id === 'string');
+}
+
+/** A list argument out of its documented range: BAD_USER_INPUT at the field that has it. */
+export class ArgumentRefusal extends Error {
+  constructor(
+    readonly error: GatewayError,
+    readonly path: readonly string[],
+  ) {
+    super(error.message);
+  }
+}
+
+class Planner {
+  /** Response keys down to the field being planned (an argument refusal names where). */
+  private readonly path: string[] = [];
+
+  constructor(
+    private readonly op: Operation,
+    /** A query's root lookups, counted together (root-lookups.ts); none for a mutation. */
+    private readonly rootLookups?: RootLookups,
+  ) {}
+
+  /** The objects of `type` at `at`, their fields asked by `sets`; lists directly below hold `items` each. */
+  object(
+    type: GraphQLObjectType,
+    sets: readonly SelectionSetNode[],
+    at: Position,
+    items = 1,
+    refers?: readonly string[],
+  ): Plan {
+    let plan: Plan = { calls: 0, writes: 0, objects: SCAFFOLD.test(type.name) ? 0 : at.n };
+    for (const [key, nodes] of collectFields(this.op, type, sets)) {
+      this.path.push(key);
+      plan = add(plan, this.field(type, nodes, at, items, refers));
+      this.path.pop();
+    }
+    return plan;
+  }
+
+  /** A value of `type` (lists, non-null, abstract types unwrapped) at `at`. */
+  value(
+    type: GraphQLOutputType,
+    sets: readonly SelectionSetNode[],
+    at: Position,
+    items = 1,
+    refers?: readonly string[],
+  ): Plan {
+    if (isNonNullType(type)) return this.value(type.ofType, sets, at, items, refers);
+    if (isListType(type))
+      return this.value(type.ofType, sets, { n: at.n * items, groups: at.groups }, 1, refers);
+    if (isObjectType(type)) return this.object(type, sets, at, 1, refers);
+    if (!isAbstractType(type)) return NOTHING;
+    // One object is one of the possible types: the most any of them asks.
+    return this.op.schema
+      .getPossibleTypes(type)
+      .reduce((most, t) => larger(most, this.object(t, sets, at, 1, refers)), NOTHING);
+  }
+
+  private field(
+    parent: GraphQLObjectType,
+    nodes: readonly FieldNode[],
+    at: Position,
+    items: number,
+    refers: readonly string[] | undefined,
+  ): Plan {
+    const first = nodes[0] as FieldNode;
+    const field = parent.getFields()[first.name.value];
+    // __typename and introspection fields: the schema answers them.
+    if (!field) return NOTHING;
+    const sets = subSelections(nodes);
+    const declaration = declared(field);
+    const args = field.args.length > 0 ? getArgumentValues(field, first, this.op.variables) : {};
+    try {
+      return this.declared(declaration, field, args, sets, at, items, refers);
+    } catch (error) {
+      if (error instanceof GatewayError) throw new ArgumentRefusal(error, [...this.path]);
+      throw error;
+    }
+  }
+
+  private declared(
+    declaration: UpstreamCalls | undefined,
+    field: GraphQLField<unknown, unknown>,
+    args: Record<string, unknown>,
+    sets: readonly SelectionSetNode[],
+    at: Position,
+    items: number,
+    refers: readonly string[] | undefined,
+  ): Plan {
+    switch (declaration?.kind) {
+      case 'page':
+        return this.page(field.type, sets, at, firstOf(args));
+      case 'lookup':
+        return this.lookup(idsOf(args, declaration.arg, declaration.most), declaration.fetching, sets, at);
+      case 'refers':
+        return this.value(field.type, sets, at, 1, declaration.to);
+      case 'join':
+        return this.join(refers ?? [], declaration.fetching, sets, at);
+      case 'get':
+        return add({ calls: at.n, writes: 0, objects: 0 }, this.value(field.type, sets, at));
+      case 'write':
+        return add(
+          { calls: declaration.calls * at.n, writes: declaration.calls * at.n, objects: 0 },
+          this.value(field.type, sets, at),
+        );
+      default:
+        return this.value(field.type, sets, at, items);
+    }
+  }
+
+  /** One list call per page, one more when hasNextPage is asked at the upstream's page cap. */
+  private page(
+    type: GraphQLOutputType,
+    sets: readonly SelectionSetNode[],
+    at: Position,
+    first: number,
+  ): Plan {
+    const connection = getNamedType(type);
+    if (!isObjectType(connection)) return NOTHING;
+    const probe = first === MAX_PAGE_SIZE && this.asksHasNextPage(connection, sets) ? 1 : 0;
+    const pages = { calls: at.n * (1 + probe), writes: 0, objects: 0 };
+    // Each page arrives in one answer: its items come in as many groups as there are pages.
+    return add(pages, this.object(connection, sets, { n: at.n, groups: at.n }, first));
+  }
+
+  private asksHasNextPage(connection: GraphQLObjectType, sets: readonly SelectionSetNode[]): boolean {
+    const pageInfo = collectFields(this.op, connection, sets).get('pageInfo');
+    const type = connection.getFields().pageInfo && getNamedType(connection.getFields().pageInfo?.type);
+    if (!pageInfo || !type || !isObjectType(type)) return false;
+    const asked = collectFields(this.op, type, subSelections(pageInfo));
+    return [...asked.values()].some((fields) => fields.some((f) => f.name.value === 'hasNextPage'));
+  }
+
+  /** Objects by id (node, nodes, tunnel, endpoint): the ids are known, so the kinds are. */
+  private lookup(
+    ids: readonly string[],
+    fetching: FetchingByKind,
+    sets: readonly SelectionSetNode[],
+    at: Position,
+  ): Plan {
+    const byKind = new Map<string, { asked: number; distinct: Set<string> }>();
+    for (const id of ids) {
+      const kind = kindOf(id);
+      if (kind === null || kind === 'unknown' || !fetching[kind]) continue;
+      const entry = byKind.get(kind) ?? { asked: 0, distinct: new Set() };
+      entry.asked += 1;
+      entry.distinct.add(id);
+      byKind.set(kind, entry);
+    }
+    let plan = NOTHING;
+    for (const [kind, { asked, distinct }] of byKind) {
+      const fetched = fetching[kind as keyof FetchingByKind];
+      const type = fetched && this.typeNamed(fetched.typename);
+      if (!fetched || !type) continue;
+      if (this.rootLookups && this.path.length === 1) this.rootLookups.add(kind, fetched.fetching, distinct);
+      else {
+        const calls = fetchCalls(fetched.fetching, distinct.size * at.n, at.groups);
+        plan = add(plan, { calls, writes: 0, objects: 0 });
+      }
+      plan = add(plan, this.object(type, sets, { n: asked * at.n, groups: at.groups }));
+    }
+    return plan;
+  }
+
+  /** Ref.node: the named objects of every kind the reference's field refers to. */
+  private join(
+    refers: readonly string[],
+    fetching: FetchingByKind,
+    sets: readonly SelectionSetNode[],
+    at: Position,
+  ): Plan {
+    let plan = NOTHING;
+    for (const kind of refers) {
+      const fetched = fetching[kind as keyof FetchingByKind];
+      const type = fetched && this.typeNamed(fetched.typename);
+      if (!fetched || !type) continue;
+      plan = add(plan, { calls: fetchCalls(fetched.fetching, at.n, at.groups), writes: 0, objects: 0 });
+      // A batch's objects arrive together: as many groups as the references came in.
+      plan = add(plan, this.object(type, sets, at));
+    }
+    return plan;
+  }
+
+  private typeNamed(name: string): GraphQLObjectType | undefined {
+    const type: GraphQLNamedType | undefined = this.op.schema.getType(name);
+    return type && isObjectType(type) ? type : undefined;
+  }
+}
+
+/**
+ * The plan of the operation `operationName` of `document` with the client's `variables`, or
+ * NOTHING when the variables do not fit (execution then refuses the request without a call).
+ * Throws an ArgumentRefusal for a list argument outside its documented range.
+ */
+export function planOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Readonly<Record<string, unknown>> | null | undefined,
+): Plan {
+  const operation = getOperationAST(document, operationName);
+  const root = operation && schema.getRootType(operation.operation);
+  if (!operation || !root) return NOTHING;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
+  if (coerced.errors) return NOTHING;
+  const fragments = new Map(
+    document.definitions.flatMap((d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [],
+    ),
+  );
+  const lookups = operation.operation === 'query' ? new RootLookups() : undefined;
+  const planner = new Planner({ schema, fragments, variables: coerced.coerced }, lookups);
+  const plan = planner.object(root, [operation.selectionSet], { n: 1, groups: 1 });
+  // The root object is no object of the answer.
+  return { ...plan, calls: plan.calls + (lookups?.calls() ?? 0), objects: plan.objects - 1 };
+}
