@@ -8,7 +8,12 @@ describe('Ref.node: references fetched together', () => {
   const tunnels = makeTunnels(130, { seed: 11 });
 
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: { tunnels } } });
+    // Joins to tunnels are predicted at one GET per reference (/tunnels has no id filter): these
+    // tests look at what the loaders really do, so the per-operation ceiling is out of their way.
+    stack = await startStack({
+      accounts: { [KEY]: { tunnels } },
+      env: { MAX_UPSTREAM_CALLS_PER_OPERATION: '500' },
+    });
     for (let i = 0; i < 60; i += 1) stack.sandbox.addEndpoint(KEY, { url: `https://c${i}.example.com` });
   });
   afterAll(() => stack.close());
@@ -17,9 +22,11 @@ describe('Ref.node: references fetched together', () => {
   const endpoints = () => stack.sandbox.listEndpoints(KEY);
 
   it('tunnels(first: 20) → endpoint.node costs 2 calls: the list and one filtered endpoints call', async () => {
-    const { body } = await stack.gql(
+    const { body, upstreamCalls } = await stack.gql(
       '{ tunnels(first: 20) { nodes { id endpoint { id node { __typename ... on Endpoint { id url trafficPolicy } } } } } }',
     );
+    // Predicted exactly: the page, and one endpoint batch for its 20 references.
+    expect(upstreamCalls).toEqual({ predicted: 2, made: 2 });
     const nodes = dataOf<{ nodes: { id: string; endpoint: { id: string; node: unknown } | null }[] }>(
       body,
       'tunnels',
@@ -42,9 +49,12 @@ describe('Ref.node: references fetched together', () => {
   });
 
   it('endpoints → tunnel.node costs at most 2 calls: the list and one tunnels list', async () => {
-    const { body } = await stack.gql(
+    const { body, upstreamCalls } = await stack.gql(
       '{ endpoints(first: 80) { nodes { id tunnel { id node { __typename ... on Tunnel { id region } } } } } }',
     );
+    // Predicted as the loader may need it: the page, the tunnels list, and a GET for each of the 80
+    // references the list might miss.
+    expect(upstreamCalls).toEqual({ predicted: 82, made: 2 });
     const nodes = dataOf<{ nodes: { tunnel: { id: string; node: unknown } | null }[] }>(
       body,
       'endpoints',

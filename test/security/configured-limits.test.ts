@@ -10,7 +10,7 @@ describe('configured limits', () => {
   it('lowered limits apply to ordinary queries, before any upstream call', async () => {
     const h = await startStack({
       accounts: { [KEY]: seed },
-      env: { MAX_DEPTH: '3', MAX_ALIASES: '1', MAX_TOKENS: '20', MAX_COST: '10', MAX_BATCH: '0' },
+      env: { MAX_DEPTH: '3', MAX_ALIASES: '1', MAX_TOKENS: '20', MAX_UPSTREAM_CALLS_PER_OPERATION: '1', MAX_BATCH: '0' },
     });
     try {
       const cases: [string, string][] = [
@@ -27,8 +27,8 @@ describe('configured limits', () => {
           'Syntax Error: Document contains more that 20 tokens. Parsing aborted.',
         ],
         [
-          '{ tunnels { nodes { id publicUrl region metadata } } }',
-          'Query Cost limit of 10 exceeded, found 14.',
+          '{ tunnels { nodes { id } } endpoints { nodes { id } } }',
+          'This operation would make up to 2 upstream calls; at most 1 are allowed. Ask for fewer items or joins, or split it.',
         ],
       ];
       for (const [query, message] of cases) {

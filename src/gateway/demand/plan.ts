@@ -59,8 +59,11 @@ const larger = (a: Plan, b: Plan): Plan => ({
   objects: Math.max(a.objects, b.objects),
 });
 
-/** Wrappers of a page, not objects of the account: counted through the items they carry. */
-const SCAFFOLD = /(?:Connection|Edge)$|^PageInfo$/;
+/**
+ * Wrappers, not objects of the account: a page's (counted through the items it carries) and a
+ * reference's (counted with the object that holds it; the object it names counts when joined).
+ */
+const SCAFFOLD = /(?:Connection|Edge)$|^(?:PageInfo|Ref)$/;
 
 const declared = (field: GraphQLField<unknown, unknown>): UpstreamCalls | undefined =>
   field.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined;
