@@ -9,6 +9,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // The default summary, and the figures tests report with annotate (support/annotations-reporter.ts).
+    reporters: ['default', './test/support/annotations-reporter.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
   },

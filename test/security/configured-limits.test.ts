@@ -10,7 +10,13 @@ describe('configured limits', () => {
   it('lowered limits apply to ordinary queries, before any upstream call', async () => {
     const h = await startStack({
       accounts: { [KEY]: seed },
-      env: { MAX_DEPTH: '3', MAX_ALIASES: '1', MAX_TOKENS: '20', MAX_UPSTREAM_CALLS_PER_OPERATION: '1', MAX_BATCH: '0' },
+      env: {
+        MAX_DEPTH: '3',
+        MAX_ALIASES: '1',
+        MAX_TOKENS: '20',
+        MAX_UPSTREAM_CALLS_PER_OPERATION: '1',
+        MAX_BATCH: '0',
+      },
     });
     try {
       const cases: [string, string][] = [

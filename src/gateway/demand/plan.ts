@@ -208,12 +208,16 @@ class Planner {
     return add(pages, this.object(connection, sets, { n: at.n, groups: at.n }, first));
   }
 
+  /** Whether pageInfo.hasNextPage is asked, under any alias. */
   private asksHasNextPage(connection: GraphQLObjectType, sets: readonly SelectionSetNode[]): boolean {
-    const pageInfo = collectFields(this.op, connection, sets).get('pageInfo');
-    const type = connection.getFields().pageInfo && getNamedType(connection.getFields().pageInfo?.type);
-    if (!pageInfo || !type || !isObjectType(type)) return false;
-    const asked = collectFields(this.op, type, subSelections(pageInfo));
-    return [...asked.values()].some((fields) => fields.some((f) => f.name.value === 'hasNextPage'));
+    const field = connection.getFields().pageInfo;
+    const type = field && getNamedType(field.type);
+    if (!type || !isObjectType(type)) return false;
+    const named = (name: string) => (nodes: readonly FieldNode[]) => nodes[0]?.name.value === name;
+    const pageInfos = [...collectFields(this.op, connection, sets).values()].filter(named('pageInfo'));
+    return pageInfos.some((nodes) =>
+      [...collectFields(this.op, type, subSelections(nodes)).values()].some(named('hasNextPage')),
+    );
   }
 
   /** Objects by id (node, nodes, tunnel, endpoint): the ids are known, so the kinds are. */
