@@ -1,5 +1,7 @@
 // The benchmark's results as one JSON document and a Markdown table (printed and written).
+
 import { cpus, release, totalmem } from 'node:os';
+import type { PlanningRow } from './planning';
 
 export interface Row {
   readonly scenario: string;
@@ -98,6 +100,7 @@ export interface Report {
   readonly startup: readonly Startup[];
   readonly live?: LiveRow;
   readonly replicas?: ReplicasRow;
+  readonly planning?: PlanningRow;
   readonly gatewayPeakRssMb?: number;
   readonly targets: readonly Target[];
   readonly problems: readonly string[];
@@ -227,6 +230,18 @@ export function markdown(report: Report): string {
             `${l.complete}/${l.subscribers}`,
           ],
         ],
+      ),
+    );
+  }
+  if (report.planning) {
+    const p = report.planning;
+    parts.push(
+      '',
+      `### Planning (the demand planner alone, ${p.operations} example operations, in process)`,
+      '',
+      table(
+        ['ms a plan, mean', 'slowest example', 'its ms a plan'],
+        [[fixed(p.meanUs / 1000, 4), p.slowest.name, fixed(p.slowest.us / 1000, 4)]],
       ),
     );
   }

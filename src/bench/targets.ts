@@ -13,6 +13,14 @@ const FLOOR_TARGETS: readonly [string, number][] = [
 
 export function targets(report: Omit<Report, 'targets'>): Target[] {
   const out: Target[] = [];
+  if (report.planning) {
+    const p = report.planning;
+    out.push({
+      target: 'planning ≤ 0.05 ms an operation (every example)',
+      met: p.slowest.us <= 50,
+      detail: `mean ${(p.meanUs / 1000).toFixed(4)} ms, slowest ${p.slowest.name} ${(p.slowest.us / 1000).toFixed(4)} ms`,
+    });
+  }
   const row = (scenario: string, gateway: string, latencyMs: number) =>
     report.rows.find((r) => r.scenario === scenario && r.gateway === gateway && r.latencyMs === latencyMs);
   for (const latencyMs of report.settings.latencies as number[]) {

@@ -9,7 +9,8 @@ import type { Context } from '../../context';
 import { GatewayError } from '../../errors';
 import { type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { toGraphQLError } from '../graphql-errors';
-import { ArgumentRefusal, type Plan, planOperation } from './plan';
+import { ArgumentRefusal, type Plan } from './plan';
+import { planOf } from './plans';
 
 export const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
 
@@ -59,19 +60,8 @@ async function judge(
   limits: DemandLimits,
   budget: DemandBudget | undefined,
 ): Promise<{ plan: Plan; refusal?: GatewayError | ArgumentRefusal }> {
-  let plan: Plan;
-  try {
-    plan = planOperation(
-      args.schema as GraphQLSchema,
-      args.document,
-      args.operationName,
-      args.variableValues,
-    );
-  } catch (error) {
-    if (error instanceof ArgumentRefusal)
-      return { plan: { calls: 0, writes: 0, objects: 0 }, refusal: error };
-    throw error;
-  }
+  const plan = planOf(args.schema as GraphQLSchema, args.document, args.operationName, args.variableValues);
+  if (plan instanceof ArgumentRefusal) return { plan: { calls: 0, writes: 0, objects: 0 }, refusal: plan };
   const refusal = tooExpensive(plan, limits);
   if (refusal) return { plan, refusal };
   const ctx = args.contextValue as Context;
