@@ -146,7 +146,15 @@ describe('endpoint operations in /metrics and the request log', () => {
         operationType,
         status: 200,
         durationMs: expect.any(Number),
-        upstream: { calls, coalesced: 0, cached: 0, retries: 0, budget: { limit: 100, remaining } },
+        upstream: {
+          calls,
+          coalesced: 0,
+          cached: 0,
+          retries: 0,
+          predicted: calls,
+          made: calls,
+          budget: { limit: 100, remaining },
+        },
         outcome: 'ok',
         msg: 'request',
       });

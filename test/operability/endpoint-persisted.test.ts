@@ -61,7 +61,13 @@ describe('endpoint operations persisted in a manifest (PERSISTED_OPERATIONS_ONLY
 
   it('runs the endpoints query by documentId and by the Apollo extension, one call each', async () => {
     const byId = await send(stack, { documentId: sha256(ENDPOINTS), variables: { first: 2 } });
-    expect(byId).toEqual({ status: 200, body: { data: { endpoints: { nodes: agentEndpoints(2) } } } });
+    expect(byId).toEqual({
+      status: 200,
+      body: {
+        data: { endpoints: { nodes: agentEndpoints(2) } },
+        extensions: { upstreamCalls: { predicted: 1, made: 1 } },
+      },
+    });
     const apollo = await send(stack, {
       extensions: { persistedQuery: { version: 1, sha256Hash: sha256(ENDPOINTS) } },
       variables: { first: 2 },
@@ -82,6 +88,7 @@ describe('endpoint operations persisted in a manifest (PERSISTED_OPERATIONS_ONLY
             endpoint: { url: 'https://persisted.example.com', type: 'CLOUD' },
           },
         },
+        extensions: { upstreamCalls: { predicted: 1, made: 1 } },
       },
     });
     const asText = await send(stack, {

@@ -92,7 +92,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       route,
       { ...route, backendId: ids?.backendId, enabled: true },
       route,
-      { first: 10, filter: { types: ['AGENT', 'CLOUD'] } },
+      { first: 8, filter: { types: ['AGENT', 'CLOUD'] } },
       { url: 'https://new-app.example.com', trafficPolicy: expect.stringContaining('on_http_request') },
       { includeCurrent: true },
       { includeCurrent: true },
@@ -158,7 +158,7 @@ describe('GraphiQL on the embedded stand-in', () => {
     // Filtered upstream; the agent endpoints' tunnels joined through Ref.node.
     type Listed = { nodes: { type: string; tunnel: { node: unknown } | null }[] };
     const listed = (endpoints?.endpoints as Listed | undefined)?.nodes ?? [];
-    expect(listed).toHaveLength(10);
+    expect(listed).toHaveLength(8);
     for (const e of listed) {
       expect(['AGENT', 'CLOUD']).toContain(e.type);
       if (e.type === 'AGENT') expect(e.tunnel?.node).toMatchObject({ id: expect.stringMatching(/^tn_/) });

@@ -51,7 +51,7 @@ describe('the request log', () => {
       operationType: 'query',
       status: 200,
       durationMs: expect.any(Number),
-      upstream: { calls: 1, coalesced: 0, cached: 0, retries: 0 },
+      upstream: { calls: 1, coalesced: 0, cached: 0, retries: 0, predicted: 1, made: 1 },
       outcome: 'ok',
       msg: 'request',
     });
@@ -79,12 +79,27 @@ describe('the request log', () => {
       stack.post({ query: ONE, variables: { id: id(5) } }, { 'x-request-id': 'same-2' }),
     ]);
     expect(stack.sandbox.calls('getTunnel')).toBe(5);
-    expect(requestLine('many').upstream).toEqual({ calls: 3, coalesced: 0, cached: 0, retries: 0 });
-    expect(requestLine('one').upstream).toEqual({ calls: 1, coalesced: 0, cached: 0, retries: 0 });
+    expect(requestLine('many').upstream).toEqual({
+      calls: 3,
+      coalesced: 0,
+      cached: 0,
+      retries: 0,
+      predicted: 3,
+      made: 3,
+    });
+    expect(requestLine('one').upstream).toEqual({
+      calls: 1,
+      coalesced: 0,
+      cached: 0,
+      retries: 0,
+      predicted: 1,
+      made: 1,
+    });
     // Two identical reads in flight at once: one call, the other joins it.
     const same = [requestLine('same-1').upstream, requestLine('same-2').upstream];
-    expect(same).toContainEqual({ calls: 1, coalesced: 0, cached: 0, retries: 0 });
-    expect(same).toContainEqual({ calls: 0, coalesced: 1, cached: 0, retries: 0 });
+    expect(same).toContainEqual({ calls: 1, coalesced: 0, cached: 0, retries: 0, predicted: 1, made: 1 });
+    // The one that joined a call in flight made none.
+    expect(same).toContainEqual({ calls: 0, coalesced: 1, cached: 0, retries: 0, predicted: 1, made: 0 });
   });
 
   it('counts retries as calls, and an upstream failure is an error outcome at warn level', async () => {
@@ -92,7 +107,7 @@ describe('the request log', () => {
     await stack.post({ query: ONE, variables: { id: id(0) } }, { 'x-request-id': 'retried' });
     expect(requestLine('retried')).toMatchObject({
       level: 30,
-      upstream: { calls: 2, coalesced: 0, cached: 0, retries: 1 },
+      upstream: { calls: 2, coalesced: 0, cached: 0, retries: 1, predicted: 1, made: 1 },
       outcome: 'ok',
     });
     stack.sandbox.inject('getTunnel', { kind: 'status', status: 503 }, { kind: 'status', status: 503 });
@@ -101,7 +116,7 @@ describe('the request log', () => {
     expect(requestLine('failed')).toMatchObject({
       level: 40,
       status: 200,
-      upstream: { calls: 2, coalesced: 0, cached: 0, retries: 1 },
+      upstream: { calls: 2, coalesced: 0, cached: 0, retries: 1, predicted: 1, made: 1 },
       outcome: 'error',
       errors: ['UPSTREAM_UNAVAILABLE'],
     });
@@ -114,7 +129,7 @@ describe('the request log', () => {
     expect(requestLine(reqId)).toMatchObject({
       level: 30,
       status: 401,
-      upstream: { calls: 0, coalesced: 0, cached: 0, retries: 0 },
+      upstream: { calls: 0, coalesced: 0, cached: 0, retries: 0, predicted: 0, made: 0 },
       outcome: 'error',
       errors: ['UNAUTHENTICATED'],
     });
@@ -148,7 +163,7 @@ describe('the request log', () => {
     expect(requestLine('batch')).toMatchObject({
       operationName: 'OneTunnel,Page',
       operationType: 'query,query',
-      upstream: { calls: 2, coalesced: 0, cached: 0, retries: 0 },
+      upstream: { calls: 2, coalesced: 0, cached: 0, retries: 0, predicted: 2, made: 2 },
       outcome: 'ok',
     });
   });

@@ -76,7 +76,10 @@ describe('persisted operations from a manifest', () => {
       query: 'query Mine($id: ID!) { tunnel(id: $id) { id } }',
       variables: { id: tunnels[0]?.id },
     });
-    expect({ status, body }).toEqual({ status: 200, body: { data: firstTunnel } });
+    expect({ status, body }).toEqual({
+      status: 200,
+      body: { data: firstTunnel, extensions: { upstreamCalls: { predicted: 1, made: 1 } } },
+    });
   });
 
   it('answers PersistedQueryNotFound for an unknown id, without an upstream call', async () => {

@@ -82,7 +82,10 @@ describe('graceful shutdown', () => {
       child.process.kill(signal);
       const response = await slow;
       expect(response.status).toBe(200);
-      expect(await response.json()).toEqual({ data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } } });
+      expect(await response.json()).toEqual({
+        data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } },
+        extensions: { upstreamCalls: { predicted: 1, made: 1 } },
+      });
       expect(await child.exit).toBe(0);
       expect(child.output()).toContain(`${signal}: shutting down`);
       await expect(list(child.url)).rejects.toThrow();

@@ -22,14 +22,16 @@ import {
   Kind,
   type SelectionSetNode,
 } from 'graphql';
-import { badInput, GatewayError } from '../../errors';
+import { GatewayError } from '../../errors';
 import { kindOf } from '../../ids';
-import { DEFAULT_FIRST } from '../../schema/forward-connection';
 import { type FetchingByKind, UPSTREAM_CALLS, type UpstreamCalls } from '../../schema/upstream-calls';
 import { MAX_PAGE_SIZE } from '../../upstream';
+import { ArgumentRefusal, firstOf, idsOf } from './arguments';
 import { collectFields, type Operation, subSelections } from './collect';
 import { fetchCalls } from './fetch-calls';
 import { RootLookups } from './root-lookups';
+
+export { ArgumentRefusal } from './arguments';
 
 export interface Plan {
   /** Upstream calls at most: reads and writes. */
@@ -67,33 +69,6 @@ const SCAFFOLD = /(?:Connection|Edge)$|^(?:PageInfo|Ref)$/;
 
 const declared = (field: GraphQLField<unknown, unknown>): UpstreamCalls | undefined =>
   field.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined;
-
-/** `first` of a page, checked before it counts: 1..100, 20 when absent. */
-function firstOf(args: Record<string, unknown>): number {
-  const first = args.first ?? DEFAULT_FIRST;
-  if (typeof first !== 'number' || !Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
-    throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${String(first)}.`);
-  return first;
-}
-
-/** The ids of a lookup's argument, its length checked: a list of at most `most`, or one id. */
-function idsOf(args: Record<string, unknown>, arg: string, most: number | undefined): string[] {
-  const given = args[arg];
-  if (!Array.isArray(given)) return typeof given === 'string' ? [given] : [];
-  if (most !== undefined && given.length > most)
-    throw badInput(`${arg} takes at most ${most} ids, got ${given.length}.`);
-  return given.filter((id): id is string => typeof id === 'string');
-}
-
-/** A list argument out of its documented range: BAD_USER_INPUT at the field that has it. */
-export class ArgumentRefusal extends Error {
-  constructor(
-    readonly error: GatewayError,
-    readonly path: readonly string[],
-  ) {
-    super(error.message);
-  }
-}
 
 class Planner {
   /** Response keys down to the field being planned (an argument refusal names where). */
