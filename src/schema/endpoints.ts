@@ -120,6 +120,12 @@ function filterSpec(filter: FilterArgs | null | undefined): EndpointFilterSpec {
   };
 }
 
+/** A page of endpoints: `endpoints`, and the endpoints of an agent or a reservation (the reverse joins). */
+export const EndpointConnection = builder.connectionObject(
+  { type: EndpointNode, name: 'EndpointConnection', description: 'A page of endpoints.' },
+  { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
+);
+
 builder.queryFields((t) => ({
   endpoints: t.connection(
     {
@@ -135,8 +141,7 @@ builder.queryFields((t) => ({
         return connectionOf(slice, ENDPOINT_CURSOR);
       },
     },
-    { name: 'EndpointConnection', description: 'A page of endpoints.' },
-    { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
+    EndpointConnection,
   ),
   endpoint: t.field({
     type: EndpointNode,

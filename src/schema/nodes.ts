@@ -15,6 +15,9 @@ type Loader = (ids: string[], ctx: Context) => Promise<unknown[]>;
 const LOADERS: Record<string, Loader> = {
   Tunnel: (ids, ctx) => TunnelNode.getDataloader(ctx).loadMany(ids),
   Endpoint: (ids, ctx) => EndpointNode.getDataloader(ctx).loadMany(ids),
+  TunnelSession: (ids, ctx) => ctx.tunnelSessions.loader.loadMany(ids),
+  ReservedDomain: (ids, ctx) => ctx.reservedDomains.loader.loadMany(ids),
+  ReservedAddress: (ids, ctx) => ctx.reservedAddresses.loader.loadMany(ids),
 };
 
 const MAX_IDS = 100;
@@ -70,12 +73,15 @@ builder.objectField(RefType, 'node', (t) =>
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
-      'The object this reference points at, when this schema serves its type (Tunnel, Endpoint) and it\nstill exists; else null. The references of one response are fetched together (one upstream list\ncall per 100 endpoint ids, never one call per reference).',
+      'The object this reference points at, when this schema serves its type (Tunnel, Endpoint,\nTunnelSession, ReservedDomain, ReservedAddress) and it still exists; else null. The references of\none response are fetched together (one upstream list call per 100 ids of a kind, never one call per\nreference).',
     resolve: (ref, _args, ctx) => {
       // By prefix: an id of another kind, or in a shape we do not know, is no object of ours.
       const kind = kindOf(ref.id);
       if (kind === 'endpoint') return EndpointNode.getDataloader(ctx).load(ref.id);
       if (kind === 'tunnel') return ctx.tunnels.referenced.load(ref.id);
+      if (kind === 'tunnelSession') return ctx.tunnelSessions.loader.load(ref.id);
+      if (kind === 'reservedDomain') return ctx.reservedDomains.loader.load(ref.id);
+      if (kind === 'reservedAddress') return ctx.reservedAddresses.loader.load(ref.id);
       return null;
     },
   }),

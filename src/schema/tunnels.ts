@@ -37,7 +37,9 @@ export const TunnelNode = builder.loadableNodeRef<Tunnel>('Tunnel', {
 
 TunnelNode.implement({
   description: 'An online tunnel running on the account.',
-  isTypeOf: (value) => typeof value === 'object' && value !== null && 'startedAt' in value,
+  // By shape: a TunnelSession has startedAt too, but never a tunnelSession of its own.
+  isTypeOf: (value) =>
+    typeof value === 'object' && value !== null && 'startedAt' in value && 'tunnelSession' in value,
   fields: (t) => ({
     publicUrl: t.exposeString('publicUrl', {
       nullable: true,
