@@ -1,7 +1,6 @@
 // Reservations: the ReservedDomain and ReservedAddress nodes, their connections and by-id fields,
 // and the endpoints on each (ReservedDomain.endpoints, ReservedAddress.endpoints, filtered upstream).
 import type { ReservedAddress, ReservedDomain } from '../upstream';
-import { builder } from './builder';
 import { RESERVED_ADDRESS_CURSOR, RESERVED_DOMAIN_CURSOR } from './cursors';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
 import { RefType } from './refs';

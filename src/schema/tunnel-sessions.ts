@@ -1,7 +1,6 @@
 // Agents: the TunnelSession node (an online agent's connection to ngrok), `tunnelSessions`,
 // `tunnelSession(id)`, and the endpoints an agent serves (TunnelSession.endpoints, filtered upstream).
 import type { TunnelSession } from '../upstream';
-import { builder } from './builder';
 import { TUNNEL_SESSION_CURSOR } from './cursors';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
 import { RefType } from './refs';
