@@ -106,8 +106,8 @@ describe('the account graph of the stand-in', () => {
     const onDomains = endpoints.filter((e) => e.domain !== undefined);
     const onAddrs = endpoints.filter((e) => e.tcp_addr !== undefined);
     expect([onDomains.length, onAddrs.length]).toEqual([8, 2]);
-    for (const e of onDomains) expect(domains.get(e.domain?.id ?? '')).toBe(e.host);
-    for (const e of onAddrs) expect(addrs.get(e.tcp_addr?.id ?? '')).toBe(e.hostport);
+    for (const e of onDomains) expect(domains.get(String(e.domain?.id))).toBe(e.host);
+    for (const e of onAddrs) expect(addrs.get(String(e.tcp_addr?.id))).toBe(e.hostport);
     expect(onDomains.every((e) => e.domain?.uri === `${sandbox.url}/reserved_domains/${e.domain?.id}`)).toBe(
       true,
     );
@@ -181,7 +181,7 @@ describe('agent commands on the stand-in', () => {
       'This ngrok agent does not support remote updating: this agent has already been updated and must be restarted to run the new version.',
     ]);
     expect((await command(id, 'restart')).status).toBe(204);
-    const none = await command(listed()[0] ?? '', 'update');
+    const none = await command(String(listed()[0]), 'update');
     expect(msg(none.json)).toBe(
       'This ngrok agent does not support remote updating: no update is available for this agent.',
     );
