@@ -18,8 +18,24 @@ import {
 import { DEFAULT_FIRST } from '../schema/forward-connection';
 import { MAX_PAGE_SIZE } from '../upstream';
 
-/** Fields whose answer is read upstream per object: references joined, endpoints by id or page. */
-export const LOOKUP_FIELDS: ReadonlySet<string> = new Set(['Ref.node', 'Query.endpoint', 'Query.endpoints']);
+/**
+ * Fields whose answer is read upstream per object: references joined, endpoints and the account
+ * graph by id or page, and the reverse joins (a filtered endpoints page per agent or reservation).
+ */
+export const LOOKUP_FIELDS: ReadonlySet<string> = new Set([
+  'Ref.node',
+  'Query.endpoint',
+  'Query.endpoints',
+  'Query.tunnelSession',
+  'Query.tunnelSessions',
+  'Query.reservedDomain',
+  'Query.reservedDomains',
+  'Query.reservedAddress',
+  'Query.reservedAddresses',
+  'TunnelSession.endpoints',
+  'ReservedDomain.endpoints',
+  'ReservedAddress.endpoints',
+]);
 
 /** The most items a field's answer can hold for the fields below it. */
 function itemsOf(field: FieldNode, definition: GraphQLField<unknown, unknown>): number {
