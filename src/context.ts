@@ -7,8 +7,22 @@ import type { EndpointWrite } from './live/endpoint-events';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
 import { EndpointLookup } from './loaders/endpoint-lookup';
+import { ListedLookup } from './loaders/listed-lookup';
+import { Listings } from './loaders/listings';
 import { TunnelLookup } from './loaders/tunnel-lookup';
-import { type CallScope, NgrokClient, newScope, type ReadCache, type UpstreamTransport } from './upstream';
+import {
+  type CallScope,
+  NgrokClient,
+  newScope,
+  RESERVED_ADDRESSES,
+  RESERVED_DOMAINS,
+  type ReadCache,
+  type ReservedAddress,
+  type ReservedDomain,
+  TUNNEL_SESSIONS,
+  type TunnelSession,
+  type UpstreamTransport,
+} from './upstream';
 
 /** Who is calling and with which ngrok credential (gateway/credentials.ts reads it from the request). */
 export interface Credential {
@@ -23,6 +37,10 @@ export interface Context {
   readonly client: NgrokClient;
   readonly tunnels: TunnelLookup;
   readonly endpoints: EndpointLookup;
+  /** The account graph: agents (tunnel sessions), reserved domains and reserved addresses. */
+  readonly tunnelSessions: ListedLookup<TunnelSession>;
+  readonly reservedDomains: ListedLookup<ReservedDomain>;
+  readonly reservedAddresses: ListedLookup<ReservedAddress>;
   readonly scopes: readonly TokenScope[];
   readonly authenticated: boolean;
   /** This credential's live tunnel events (Subscription.tunnelEvents); refuses without a credential. */
@@ -43,11 +61,16 @@ export function createContext(
   link?: SubscriberLink,
 ): Context {
   const client = new NgrokClient(transport.scoped(upstreamScope), credential?.apiKey ?? null, cache);
+  // One set of lists in flight for every lookup: references wait for any list of the operation.
+  const listings = new Listings();
   return {
     upstreamScope,
     client,
-    tunnels: new TunnelLookup(client),
-    endpoints: new EndpointLookup(client),
+    tunnels: new TunnelLookup(client, listings),
+    endpoints: new EndpointLookup(client, listings),
+    tunnelSessions: new ListedLookup(client, TUNNEL_SESSIONS, listings),
+    reservedDomains: new ListedLookup(client, RESERVED_DOMAINS, listings),
+    reservedAddresses: new ListedLookup(client, RESERVED_ADDRESSES, listings),
     scopes: credential?.scopes ?? [],
     authenticated: credential !== null,
     tunnelEvents: (includeCurrent) => {

@@ -6,6 +6,8 @@ export const ID_KINDS = {
   tunnel: 'tn',
   tunnelSession: 'ts',
   endpoint: 'ep',
+  reservedDomain: 'rd',
+  reservedAddress: 'ra',
   httpsEdge: 'edghts',
   httpsEdgeRoute: 'edghtsrt',
   tunnelGroupBackend: 'bkdtg',

@@ -3,7 +3,8 @@
 import { type Connection, type LoadResult, paced, saturate } from './load';
 import { cpuMs, type GatewayProcess, type StandIn, sampleRss } from './processes';
 import type { HalfLoad, Row, Soak } from './report';
-import { type Scenario, scenarios } from './scenarios';
+import type { Scenario } from './scenario';
+import { scenarios } from './scenarios';
 import type { Settings } from './settings';
 import { log, median, SHARED_KEY } from './shared';
 

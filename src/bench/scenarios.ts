@@ -1,28 +1,11 @@
 // What the benchmark sends: the REST baseline and the GraphQL operations a dashboard makes,
 // each with the check that its answer is right and the fewest upstream calls it can cost.
 import { type AccountSeed, newId } from '../sandbox';
+import { joinAllScenario } from './account-graph-scenarios';
+import { dataOf, field, graphql, lengthOf } from './answers';
+import type { Scenario } from './scenario';
 
-export interface Scenario {
-  readonly name: string;
-  readonly summary: string;
-  /** `rest`: straight to the stand-in; `gateway`: POST /graphql; `floor`: the bare yoga server. */
-  readonly target: 'rest' | 'gateway' | 'floor';
-  readonly path: string;
-  readonly body?: string;
-  /** Request headers besides the credential. */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** `distinct`: each connection has its own credential (and account). */
-  readonly credentials: 'shared' | 'distinct';
-  /** Upstream calls one operation needs when nothing is shared between operations. */
-  readonly minimumCalls: number;
-  /**
-   * The gateway process it runs on: the shared one when absent. A process's peak RSS is a high-water
-   * mark, so a row measured on its own process shows its own peak, not the rows' before it.
-   */
-  readonly process?: 'compressing' | 'endpoints';
-  /** Why a sample answer is wrong, or undefined when it is right. */
-  check(status: number, json: unknown): string | undefined;
-}
+export type { Scenario };
 
 export const TUNNEL_FIELDS =
   'id publicUrl startedAt metadata proto region forwardsTo tunnelSession { id uri } endpoint { id uri } backends { id uri } labels { name value }';
@@ -32,24 +15,6 @@ export const ENDPOINT_FIELDS =
   'id url type typeName bindings proto hostport region createdAt updatedAt description metadata trafficPolicy poolingEnabled upstreamUrl domain { id uri } tcpAddr { id uri } tunnel { id uri } tunnelSession { id uri } principal { id uri }';
 
 const LIST_20 = `query List20 { tunnels(first: 20) { edges { cursor node { ${TUNNEL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`;
-
-const graphql = (query: string, variables?: Record<string, unknown>): string =>
-  JSON.stringify(variables === undefined ? { query } : { query, variables });
-
-type Json = Record<string, unknown>;
-const field = (value: unknown, key: string): unknown =>
-  typeof value === 'object' && value !== null ? (value as Json)[key] : undefined;
-
-/** The `data` of a GraphQL answer with no errors, or why not. */
-function dataOf(status: number, json: unknown): Json | string {
-  if (status !== 200) return `HTTP ${status}`;
-  const errors = field(json, 'errors');
-  if (errors !== undefined) return `errors: ${JSON.stringify(errors).slice(0, 300)}`;
-  const data = field(json, 'data');
-  return typeof data === 'object' && data !== null ? (data as Json) : 'no data';
-}
-
-const lengthOf = (value: unknown): number => (Array.isArray(value) ? value.length : -1);
 
 export function scenarios(account: AccountSeed): Scenario[] {
   // Newest first, as the upstream lists them (ids sort by creation time); ids past the first page
@@ -240,6 +205,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
         return joined.length === 20 ? undefined : `${joined.length} endpoints joined, 20 expected`;
       },
     },
+    joinAllScenario(),
     {
       name: 'replace',
       summary: 'replaceHttpsEdgeRouteBackend in a loop (the same backend each time)',

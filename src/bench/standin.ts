@@ -2,7 +2,7 @@
 // The runner forks it and drives it over IPC (latency, call counts), so counting costs the
 // stand-in nothing while the load runs.
 import { parseArgs } from 'node:util';
-import { type AccountSeed, demoData, makeTunnels, ROUTE_NAMES, startSandbox } from '../sandbox';
+import { type AccountSeed, demoData, joinedAccount, ROUTE_NAMES, startSandbox } from '../sandbox';
 import type { StandInReply, StandInRequest } from './protocol';
 
 const { values } = parseArgs({
@@ -11,14 +11,12 @@ const { values } = parseArgs({
 const keys = values.keys ?? ['bench-shared'];
 const tunnels = Number(values.tunnels ?? 40);
 
-// Every account holds the same data, so any key answers any scenario's ids. Agent tunnels only, so
-// each tunnel has its agent endpoint (the join rows read them), beside the demo's cloud endpoints.
+// Every account holds the same data, so any key answers any scenario's ids. Agent tunnels only, each
+// on an agent and a reserved domain or address of its own, so each tunnel has its agent endpoint and
+// every endpoint joins (the join rows read them), beside the demo's cloud endpoints.
 const accounts: Record<string, AccountSeed> = {};
 for (const key of keys)
-  accounts[key] = {
-    ...demoData({ seed: 1, tunnels }),
-    tunnels: makeTunnels(tunnels, { seed: 1, kind: 'agent' }),
-  };
+  accounts[key] = { ...demoData({ seed: 1, tunnels }), ...joinedAccount(tunnels, { seed: 1 }) };
 
 const sandbox = await startSandbox({ rateLimit: false, accounts });
 const churning = new Map<string, () => void>();

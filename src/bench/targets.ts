@@ -65,6 +65,14 @@ export function targets(report: Omit<Report, 'targets'>): Target[] {
         detail: `${join.callsPerOp.toFixed(3)} calls/op`,
       });
     }
+    const joinAll = row('endpoints-20-join-all', 'default', latencyMs);
+    if (joinAll) {
+      out.push({
+        target: `20 endpoints joined to agents, domains and addresses: 4 calls (${latencyMs} ms)`,
+        met: joinAll.callsPerOp <= 4.001,
+        detail: `${joinAll.callsPerOp.toFixed(3)} calls/op`,
+      });
+    }
     const list = row('list-20', 'default', latencyMs);
     const cached = row('list-20', 'cache', latencyMs);
     if (list) {

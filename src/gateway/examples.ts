@@ -203,6 +203,26 @@ query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
 `,
   },
   {
+    name: 'Agents',
+    variables: () => ({ first: 10 }),
+    document: /* GraphQL */ `# Online agents; endpoints with their agent, reserved domain and TCP address joined (one call per list and per kind).
+query Agents($first: Int = 20) {
+  tunnelSessions(first: $first) {
+    nodes { id os agentVersion region ip startedAt }
+  }
+  endpoints(first: $first) {
+    nodes {
+      id
+      url
+      tunnelSession { node { ... on TunnelSession { id os agentVersion } } }
+      domain { node { ... on ReservedDomain { id domain cnameTarget } } }
+      tcpAddr { node { ... on ReservedAddress { id addr } } }
+    }
+  }
+}
+`,
+  },
+  {
     name: 'CreateEndpoint',
     variables: () => ({
       url: 'https://new-app.example.com',

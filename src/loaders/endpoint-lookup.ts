@@ -2,12 +2,16 @@
 // endpoint is never fetched again, and the loader's batch: one filtered list call per 100 ids.
 import { compileEndpointFilter, type Endpoint, MAX_PAGE_SIZE, type NgrokClient } from '../upstream';
 import { readPage, type Slice } from './forward-pages';
+import { Listings } from './listings';
 
 export class EndpointLookup {
   private readonly seen = new Map<string, Endpoint>();
-  private readonly listing = new Set<Promise<unknown>>();
 
-  constructor(private readonly client: NgrokClient) {}
+  constructor(
+    private readonly client: NgrokClient,
+    /** The operation's lists in flight, of every kind (shared with the other lookups). */
+    private readonly listings: Listings = new Listings(),
+  ) {}
 
   /** `first` endpoints older than `beforeId` (newest first) that match `filter` (a CEL expression). */
   page(first: number, beforeId: string | undefined, filter: string | undefined): Promise<Slice<Endpoint>> {
@@ -20,8 +24,7 @@ export class EndpointLookup {
       first,
       beforeId,
     );
-    this.listing.add(work);
-    return work.finally(() => this.listing.delete(work));
+    return this.listings.track(work);
   }
 
   /** What a write answered: later reads of this operation see it. */
@@ -35,7 +38,7 @@ export class EndpointLookup {
 
   /** Batch function of the endpoint loader: known endpoints, then `obj.id in [...]` per 100 ids. */
   async load(ids: readonly string[]): Promise<(Endpoint | null | Error)[]> {
-    if (this.listing.size > 0) await Promise.allSettled([...this.listing]);
+    await this.listings.settled();
     const unknown = [...new Set(ids.filter((id) => !this.seen.has(id)))];
     const failed = new Map<string, Error>();
     const chunks: string[][] = [];

@@ -3,6 +3,7 @@
 import DataLoader from 'dataloader';
 import { MAX_PAGE_SIZE, type NgrokClient, type Tunnel } from '../upstream';
 import { readPage } from './forward-pages';
+import { Listings } from './listings';
 
 export interface TunnelSlice {
   readonly tunnels: readonly Tunnel[];
@@ -12,12 +13,15 @@ export interface TunnelSlice {
 
 export class TunnelLookup {
   private readonly seen = new Map<string, Tunnel>();
-  private readonly listing = new Set<Promise<unknown>>();
 
   /** The tunnels that references (Ref.node) point at, batched over the whole response. */
   readonly referenced = new DataLoader<string, Tunnel | null>((ids) => this.loadReferenced(ids));
 
-  constructor(private readonly client: NgrokClient) {}
+  constructor(
+    private readonly client: NgrokClient,
+    /** The operation's lists in flight, of every kind (shared with the other lookups). */
+    private readonly listings: Listings = new Listings(),
+  ) {}
 
   /**
    * `first` tunnels older than `beforeId` (newest first). Below the upstream's page cap it asks for
@@ -25,13 +29,12 @@ export class TunnelLookup {
    */
   page(first: number, beforeId: string | undefined): Promise<TunnelSlice> {
     const work = this.fill(first, beforeId);
-    this.listing.add(work);
-    return work.finally(() => this.listing.delete(work));
+    return this.listings.track(work);
   }
 
   /** Batch function of the tunnel loader: listed tunnels first, then one GET per remaining id. */
   async load(ids: readonly string[]): Promise<(Tunnel | null | Error)[]> {
-    if (this.listing.size > 0) await Promise.allSettled([...this.listing]);
+    await this.listings.settled();
     return Promise.all(
       ids.map(async (id) => {
         const known = this.seen.get(id);
@@ -51,7 +54,7 @@ export class TunnelLookup {
    * tunnels exist get their own GET (through the tunnel loader's batch).
    */
   private async loadReferenced(ids: readonly string[]): Promise<(Tunnel | null | Error)[]> {
-    if (this.listing.size > 0) await Promise.allSettled([...this.listing]);
+    await this.listings.settled();
     const unknown = ids.filter((id) => !this.seen.has(id));
     if (unknown.length < 2) return this.load(ids);
     let complete = false;

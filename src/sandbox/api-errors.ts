@@ -108,6 +108,9 @@ const CATALOG: Readonly<Record<string, CatalogEntry>> = {
   },
   ERR_NGROK_249: { status: 400, template: 'The endpoint URL {URL} is not valid: {REASON}.' },
   ERR_NGROK_250: { status: 400, template: 'Invalid CEL query: {DETAIL}.' },
+  // The agent's refusals of remote commands (restart on Windows; update for the reasons of REASONS).
+  ERR_NGROK_804: { status: 400, template: 'This ngrok agent does not support remote restarting: {REASON}.' },
+  ERR_NGROK_806: { status: 400, template: 'This ngrok agent does not support remote updating: {REASON}.' },
   ERR_NGROK_1405: { status: 400, template: 'A required parameter is missing: {PARAM}.' },
   ERR_NGROK_7008: { status: 400, template: 'Edges are deprecated and no longer available.' },
   // The status is not documented; 400 like 7008 (the gateway keys on the code).

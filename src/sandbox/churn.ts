@@ -1,6 +1,7 @@
-// Tunnels and cloud endpoints that come and go: a fresh tunnel (newer than every other, so it lists
-// first) and a timer that, at a steady pace, brings a tunnel online or takes one offline (its agent
-// endpoint with it) and creates, touches or deletes a cloud endpoint.
+// Tunnels, agents and cloud endpoints that come and go: a fresh tunnel (newer than every other, so it
+// lists first, on a new agent) and a timer that, at a steady pace, brings a tunnel online or takes one
+// offline (its agent endpoint with it, and its agent when it was the agent's last tunnel) and
+// creates, touches or deletes a cloud endpoint.
 import { ApiError } from './api-errors';
 import { makeTunnels } from './data';
 import { freshEndpointInput } from './endpoint-data';
@@ -36,7 +37,11 @@ function churnTunnels(account: AccountStore, rng: Rng, base: number, nextSeed: (
   // Among the newest few: the ones a demo's first page shows.
   const snapshot = account.listTunnels(Math.min(count, 10));
   const victim = snapshot.tunnels[rng.int(0, snapshot.tunnels.length - 1)];
-  if (victim) account.removeTunnel(victim.id);
+  if (!victim) return;
+  account.removeTunnel(victim.id);
+  // An agent whose last tunnel went exits with it: agents come and go with the tunnels.
+  const session = victim.tunnel_session.id;
+  if (account.tunnelsOf(session).length === 0) account.graph.removeSession(session);
 }
 
 function churnEndpoints(account: AccountStore, rng: Rng, base: number): void {

@@ -1,3 +1,4 @@
+import { agentSessionsOf, reservationsFor } from './account-graph-data';
 import { demoCloudEndpoints } from './endpoint-data';
 import { ksuidSuffix } from './ids';
 import { type BackendPrefix, resourceUri } from './resources';
@@ -179,11 +180,38 @@ export function demoData(options: { seed?: number; tunnels?: number } = {}): Acc
     start,
     tunnelGroups: tunnelGroup,
   });
+  // Drawn last, so the ids of everything above stay what they were before endpoints existed.
+  const endpoints = demoCloudEndpoints(rng, start);
   return {
     tunnels,
     edges,
     backends: [...tunnelGroup, ...failover, ...weighted, ...httpResponse, ...statics],
-    // Drawn last, so the ids of everything above stay what they were before endpoints existed.
-    endpoints: demoCloudEndpoints(rng, start),
+    endpoints,
+    ...demoAccountGraph(
+      tunnels,
+      endpoints.map((e) => e.url),
+      options.seed ?? 1,
+      start,
+    ),
   };
+}
+
+/**
+ * The demo agents (one per tunnel session, the newest on Windows, the next with updates disabled in
+ * its metadata) and reservations: every cloud endpoint's host and every other agent tunnel's.
+ */
+function demoAccountGraph(
+  tunnels: readonly UpstreamTunnel[],
+  cloudUrls: readonly string[],
+  seed: number,
+  start: Date,
+): Pick<AccountSeed, 'tunnelSessions' | 'reservedDomains' | 'reservedAddrs'> {
+  const sessions = agentSessionsOf(tunnels);
+  const [newest, next] = sessions;
+  if (newest) newest.os = 'windows';
+  if (next) next.metadata = '{"update":"disabled"}';
+  const agentUrls = tunnels.flatMap((t, i) =>
+    t.public_url !== undefined && i % 2 === 0 ? [t.public_url] : [],
+  );
+  return { tunnelSessions: sessions, ...reservationsFor([...cloudUrls, ...agentUrls], seed + 0xacc7, start) };
 }

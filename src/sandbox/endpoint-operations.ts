@@ -1,8 +1,8 @@
-import { apiError, notFound } from './api-errors';
+import { notFound } from './api-errors';
 import { parseCreateBody, parseUpdateBody } from './endpoint-input';
 import { presentEndpoint } from './endpoint-present';
 import { createCloudEndpoint, deleteCloudEndpoint, updateCloudEndpoint } from './endpoint-writes';
-import { compileFilter, FilterError, type Predicate } from './filter';
+import { filterParam } from './filter';
 import type { OperationRequest, Outcome } from './operation-request';
 import { pageOf } from './paging';
 import { presentList } from './present';
@@ -21,28 +21,16 @@ const LIST_SPEC: ListSpec = { prefix: 'ep', extra: ['filter', 'id', 'url'], repe
 /** Fields that hold lists: the API refuses to filter on them. */
 const LIST_FIELDS: ReadonlySet<string> = new Set(['bindings']);
 
-function filterOf(query: URLSearchParams): Predicate | undefined {
-  const source = query.get('filter');
-  // An empty filter filters nothing, like an absent one.
-  if (source === null || source.trim() === '') return undefined;
-  try {
-    return compileFilter(source, LIST_FIELDS);
-  } catch (error) {
-    if (error instanceof FilterError) throw apiError('ERR_NGROK_250', { DETAIL: error.message });
-    throw error;
-  }
-}
-
 /** Every endpoint of the account as the list shows it, newest first (all pages). */
 export function allEndpoints(account: AccountStore, base: string): UpstreamEndpoint[] {
-  return account.endpointRecords().map((record) => presentEndpoint(base, record));
+  return account.endpointRecords().map((record) => presentEndpoint(base, record, account.graph));
 }
 
 function list(request: EndpointRequest): Outcome {
   const { query } = request;
   const { limit, beforeId } = parseListQuery(query, LIST_SPEC);
   checkNoBody(request.method, request.body);
-  const predicate = filterOf(query);
+  const predicate = filterParam(query, LIST_FIELDS);
   // The deprecated `id` and `url` parameters: any of the given values, and-ed with the filter.
   const ids = query.getAll('id');
   const urls = query.getAll('url');
@@ -71,13 +59,19 @@ export function runEndpointOperation(request: EndpointRequest): Outcome {
   checkNoQuery(request.query);
   if (match.name === 'createEndpoint') {
     const endpoint = createCloudEndpoint(account, parseCreateBody(request.contentType, request.body));
-    return { status: 201, json: presentEndpoint(base, { id: endpoint.id, type: 'cloud', endpoint }) };
+    return {
+      status: 201,
+      json: presentEndpoint(base, { id: endpoint.id, type: 'cloud', endpoint }, account.graph),
+    };
   }
   if (match.name === 'updateEndpoint') {
     // Body errors come before lookups: the request is decoded before the handler runs.
     const fields = parseUpdateBody(request.contentType, request.body);
     const endpoint = updateCloudEndpoint(account, match.endpointId, fields);
-    return { status: 200, json: presentEndpoint(base, { id: endpoint.id, type: 'cloud', endpoint }) };
+    return {
+      status: 200,
+      json: presentEndpoint(base, { id: endpoint.id, type: 'cloud', endpoint }, account.graph),
+    };
   }
   checkNoBody(request.method, request.body);
   if (match.name === 'deleteEndpoint') {
@@ -86,5 +80,5 @@ export function runEndpointOperation(request: EndpointRequest): Outcome {
   }
   const record = account.getEndpoint(match.endpointId);
   if (record === undefined) throw notFound();
-  return { status: 200, json: presentEndpoint(base, record) };
+  return { status: 200, json: presentEndpoint(base, record, account.graph) };
 }

@@ -1,11 +1,16 @@
+import type { AccountGraph } from './account-graph-store';
 import { describeUrl } from './endpoint-url';
 import { ref, resourceUri } from './resources';
 import type { EndpointRecord } from './store';
 import type { CloudEndpoint, UpstreamEndpoint, UpstreamTunnel } from './types';
 
 // Endpoint bodies as the real API writes them, in its field order: agent endpoints derived from
-// their tunnel, cloud endpoints from what the account stores. Fields that do not apply are left
-// out (never null or empty); unknown fields of a seeded cloud endpoint pass through.
+// their tunnel, cloud endpoints from what the account stores, each with the reserved domain or TCP
+// address its host (or host:port) is on. Fields that do not apply are left out (never null or
+// empty); unknown fields of a seeded cloud endpoint pass through.
+
+/** Which reservation a host or host:port is on (the account's AccountGraph). */
+export type Reserved = Pick<AccountGraph, 'domainFor' | 'addrFor'>;
 
 const CLOUD_FIELDS = new Set([
   'id',
@@ -39,7 +44,21 @@ function urlFields(url: string): Record<string, unknown> {
   };
 }
 
-function presentAgent(base: string, id: string, tunnel: UpstreamTunnel): Record<string, unknown> {
+/** `domain` for a reserved host (tcp_addr for a reserved tcp host:port), as Refs. */
+function reservationRefs(base: string, url: string, reserved: Reserved | undefined): Record<string, unknown> {
+  const parts = describeUrl(url);
+  if (parts === undefined || reserved === undefined) return {};
+  const id = parts.scheme === 'tcp' ? reserved.addrFor(parts.hostport) : reserved.domainFor(parts.host);
+  if (id === undefined) return {};
+  return { [parts.scheme === 'tcp' ? 'tcp_addr' : 'domain']: ref(base, { id, uri: '' }) };
+}
+
+function presentAgent(
+  base: string,
+  id: string,
+  tunnel: UpstreamTunnel,
+  reserved: Reserved | undefined,
+): Record<string, unknown> {
   const url = tunnel.public_url ?? '';
   return compact({
     id,
@@ -51,6 +70,7 @@ function presentAgent(base: string, id: string, tunnel: UpstreamTunnel): Record<
     proto: tunnel.proto,
     type: 'agent',
     metadata: tunnel.metadata,
+    ...reservationRefs(base, url, reserved),
     tunnel: ref(base, { id: tunnel.id, uri: '' }),
     upstream_url: tunnel.forwards_to,
     url,
@@ -61,7 +81,11 @@ function presentAgent(base: string, id: string, tunnel: UpstreamTunnel): Record<
   });
 }
 
-function presentCloud(base: string, endpoint: CloudEndpoint): Record<string, unknown> {
+function presentCloud(
+  base: string,
+  endpoint: CloudEndpoint,
+  reserved: Reserved | undefined,
+): Record<string, unknown> {
   const out = compact({
     id: endpoint.id,
     created_at: endpoint.created_at,
@@ -70,6 +94,7 @@ function presentCloud(base: string, endpoint: CloudEndpoint): Record<string, unk
     type: 'cloud',
     metadata: endpoint.metadata,
     description: endpoint.description,
+    ...reservationRefs(base, endpoint.url, reserved),
     url: endpoint.url,
     principal: endpoint.principal && ref(base, endpoint.principal),
     traffic_policy: endpoint.traffic_policy,
@@ -83,11 +108,11 @@ function presentCloud(base: string, endpoint: CloudEndpoint): Record<string, unk
   return out;
 }
 
-export function presentEndpoint(base: string, record: EndpointRecord): UpstreamEndpoint {
+export function presentEndpoint(base: string, record: EndpointRecord, reserved?: Reserved): UpstreamEndpoint {
   const out =
     record.type === 'agent'
-      ? presentAgent(base, record.id, record.tunnel)
-      : presentCloud(base, record.endpoint);
+      ? presentAgent(base, record.id, record.tunnel, reserved)
+      : presentCloud(base, record.endpoint, reserved);
   // The shape is UpstreamEndpoint by construction; only seeded oddities (an unparsable URL) lack fields.
   return out as unknown as UpstreamEndpoint;
 }

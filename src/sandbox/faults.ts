@@ -44,6 +44,15 @@ export const REQUIRED_FIELD: Readonly<Record<RouteName, string>> = {
   getEndpoint: 'id',
   updateEndpoint: 'id',
   deleteEndpoint: 'id',
+  listTunnelSessions: 'tunnel_sessions',
+  getTunnelSession: 'id',
+  restartTunnelSession: 'id',
+  stopTunnelSession: 'id',
+  updateTunnelSession: 'id',
+  listReservedDomains: 'reserved_domains',
+  getReservedDomain: 'id',
+  listReservedAddrs: 'reserved_addrs',
+  getReservedAddr: 'id',
 };
 
 export function isEarly(fault: Fault): fault is EarlyFault {

@@ -1,4 +1,5 @@
 // What an operation receives once the caller is admitted, and what it answers with.
+import type { AgentUpdateState } from './account-graph-types';
 import type { RouteMatch } from './routes';
 import type { AccountStore } from './store';
 
@@ -13,6 +14,8 @@ export interface OperationRequest {
   base: string;
   /** Edges shut down: backend module writes are refused with ERR_NGROK_7196. */
   edgesReadOnly: boolean;
+  /** What an agent's update meets when its metadata names no state (SandboxOptions.agentUpdate). */
+  agentUpdate: AgentUpdateState;
 }
 
 export type Outcome = { status: 200 | 201; json: unknown } | { status: 204 };

@@ -1,8 +1,9 @@
+import { runAccountGraphOperation } from './account-graph-operations';
 import { apiError, notFound } from './api-errors';
 import { runEndpointOperation } from './endpoint-operations';
 import type { OperationRequest, Outcome } from './operation-request';
 import { presentModule, presentTunnel, presentTunnelList } from './present';
-import { isEndpointRoute } from './routes';
+import { isAccountGraphRoute, isEndpointRoute } from './routes';
 import { checkNoBody, checkNoQuery, parseListQuery, parseModuleInput } from './validate';
 
 // The operations, once the caller is admitted: validate the input, act on the account,
@@ -11,6 +12,7 @@ import { checkNoBody, checkNoQuery, parseListQuery, parseModuleInput } from './v
 export function runOperation(request: OperationRequest): Outcome {
   const { match, account, base } = request;
   if (isEndpointRoute(match)) return runEndpointOperation({ ...request, match });
+  if (isAccountGraphRoute(match)) return runAccountGraphOperation({ ...request, match });
   if (match.name === 'listTunnels') {
     const { limit, beforeId } = parseListQuery(request.query);
     checkNoBody(request.method, request.body);

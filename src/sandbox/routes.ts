@@ -1,3 +1,4 @@
+import type { AccountGraphCollection } from './account-graph-types';
 import type { RouteName } from './types';
 
 export type EndpointRoute =
@@ -5,8 +6,30 @@ export type EndpointRoute =
   | { name: 'createEndpoint' }
   | { name: 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint'; endpointId: string };
 
+/** The commands an online agent takes: POST /tunnel_sessions/{id}/<command>. */
+export const AGENT_COMMANDS = {
+  restart: 'restartTunnelSession',
+  stop: 'stopTunnelSession',
+  update: 'updateTunnelSession',
+} as const;
+export type AgentCommandRoute = (typeof AGENT_COMMANDS)[keyof typeof AGENT_COMMANDS];
+
+/** The account-graph lists: their routes and the id prefix of their items. */
+export const ACCOUNT_GRAPH_LISTS = {
+  tunnel_sessions: { list: 'listTunnelSessions', get: 'getTunnelSession', prefix: 'ts' },
+  reserved_domains: { list: 'listReservedDomains', get: 'getReservedDomain', prefix: 'rd' },
+  reserved_addrs: { list: 'listReservedAddrs', get: 'getReservedAddr', prefix: 'ra' },
+} as const;
+type GraphList = (typeof ACCOUNT_GRAPH_LISTS)[AccountGraphCollection];
+
+export type AccountGraphRoute =
+  | { name: GraphList['list']; collection: AccountGraphCollection }
+  | { name: GraphList['get']; collection: AccountGraphCollection; id: string }
+  | { name: AgentCommandRoute; id: string };
+
 export type RouteMatch =
   | { name: 'listTunnels' }
+  | AccountGraphRoute
   | { name: 'getTunnel'; tunnelId: string }
   | { name: 'replaceBackend' | 'getBackend' | 'deleteBackend'; edgeId: string; routeId: string }
   | EndpointRoute;
@@ -26,6 +49,28 @@ const ENDPOINT_ROUTE_BY_METHOD: Readonly<
 
 export function isEndpointRoute(match: RouteMatch): match is EndpointRoute {
   return match.name.endsWith('Endpoint') || match.name === 'listEndpoints';
+}
+
+export function isAccountGraphRoute(match: RouteMatch): match is AccountGraphRoute {
+  return 'collection' in match || match.name.endsWith('TunnelSession');
+}
+
+const isCollection = (name: string | undefined): name is AccountGraphCollection =>
+  name !== undefined && Object.hasOwn(ACCOUNT_GRAPH_LISTS, name);
+
+/** GET /tunnel_sessions[/{id}], /reserved_domains[/{id}], /reserved_addrs[/{id}], POST …/{id}/<command>. */
+function matchAccountGraph(method: string, segments: readonly string[]): AccountGraphRoute | undefined {
+  const [collection, id, command] = segments;
+  if (!isCollection(collection)) return undefined;
+  const routes = ACCOUNT_GRAPH_LISTS[collection];
+  if (method === 'GET' && segments.length === 1) return { name: routes.list, collection };
+  if (method === 'GET' && segments.length === 2 && id !== undefined)
+    return { name: routes.get, collection, id };
+  const name = command !== undefined && Object.hasOwn(AGENT_COMMANDS, command) ? command : undefined;
+  if (method === 'POST' && collection === 'tunnel_sessions' && segments.length === 3 && id && name) {
+    return { name: AGENT_COMMANDS[name as keyof typeof AGENT_COMMANDS], id };
+  }
+  return undefined;
 }
 
 /** Path and query of a request target, taken literally (`new URL` would read `//x/tunnels` as a host). */
@@ -53,6 +98,8 @@ export function matchRoute(method: string, pathname: string): RouteMatch | undef
   const segments = decodeSegments(pathname);
   if (segments === undefined) return undefined;
   const [first, second, third, fourth, fifth, sixth] = segments;
+  const graph = matchAccountGraph(method, segments);
+  if (graph !== undefined) return graph;
   if (first === 'tunnels' && method === 'GET') {
     if (segments.length === 1) return { name: 'listTunnels' };
     if (segments.length === 2 && second !== undefined) return { name: 'getTunnel', tunnelId: second };

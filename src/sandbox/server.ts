@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MINUTE_MS } from '../time';
+import { allItems } from './account-graph-operations';
 import { ConcurrencyCap, RateLimiter } from './admission';
 import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
@@ -116,6 +117,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       account,
       base,
       edgesReadOnly: options.edgesReadOnly === true,
+      agentUpdate: options.agentUpdate ?? 'available',
     });
     return outcome.status === 204 ? emptyReply(opId) : jsonReply(outcome.status, outcome.json, opId);
   }
@@ -209,6 +211,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     removeEndpoint: (key, id) => accountOf(key).removeCloudEndpoint(id),
     touchEndpoint: (key, id) => touchCloudEndpoint(accountOf(key), id),
     listEndpoints: (key) => structuredClone(allEndpoints(accountOf(key), base)),
+    listed: (key, collection) => allItems(accountOf(key), collection, base),
     churn(key, options) {
       const stop = startChurn(accountOf(key), options);
       churns.add(stop);

@@ -1,3 +1,5 @@
+import { agentSessionOf, agentSessionsOf } from './account-graph-data';
+import { AccountGraph } from './account-graph-store';
 import { idTime } from './ids';
 import { NewestFirst } from './newest-first';
 import { type Page, pageOf } from './paging';
@@ -39,6 +41,8 @@ export class AccountStore {
   private readonly clouds: NewestFirst<CloudEndpoint>;
   /** The last time tick() gave out (ms); never behind a seeded timestamp. */
   private lastTick = 0;
+  /** Agents (tunnel sessions) and reservations. */
+  readonly graph: AccountGraph;
 
   constructor(
     seed: AccountSeed,
@@ -58,6 +62,11 @@ export class AccountStore {
       this.edges.set(edge.id, routes);
     }
     this.backends = new Set(copy.backends ?? []);
+    this.graph = new AccountGraph({
+      tunnelSessions: copy.tunnelSessions ?? agentSessionsOf(copy.tunnels ?? []),
+      reservedDomains: copy.reservedDomains ?? [],
+      reservedAddrs: copy.reservedAddrs ?? [],
+    });
   }
 
   snapshot(): AccountSeed {
@@ -75,6 +84,7 @@ export class AccountStore {
       edges,
       backends: [...this.backends],
       endpoints: [...this.clouds.items],
+      ...this.graph.snapshot(),
     });
   }
 
@@ -89,10 +99,17 @@ export class AccountStore {
     return this.tunnels.items[0];
   }
 
-  /** Brings a tunnel online, in its place by id (creation time). */
+  /** Brings a tunnel online, in its place by id (creation time), and its agent when it is not online. */
   addTunnel(tunnel: UpstreamTunnel): void {
     if (this.tunnels.get(tunnel.id)) throw new Error(`tunnel ${tunnel.id} is already online`);
     this.tunnels.put(structuredClone(tunnel));
+    const session = tunnel.tunnel_session.id;
+    if (!this.graph.sessions.get(session)) this.graph.sessions.put(agentSessionOf(session, tunnel.region));
+  }
+
+  /** The online tunnels of one agent, newest first. */
+  tunnelsOf(sessionId: string): UpstreamTunnel[] {
+    return this.tunnels.items.filter((t) => t.tunnel_session.id === sessionId);
   }
 
   /** Takes a tunnel offline; false when it was not online. */

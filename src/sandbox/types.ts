@@ -1,4 +1,19 @@
 // Public types of the stand-in. The gateway's tests and benchmark are written against these.
+import type {
+  AccountGraphCollection,
+  AgentUpdateState,
+  UpstreamReservedAddr,
+  UpstreamReservedDomain,
+  UpstreamTunnelSession,
+} from './account-graph-types';
+
+export type {
+  AccountGraphCollection,
+  AgentUpdateState,
+  UpstreamReservedAddr,
+  UpstreamReservedDomain,
+  UpstreamTunnelSession,
+};
 
 /**
  * The upstream operations; faults, latency and call counts are keyed by these names. The gateway
@@ -15,6 +30,15 @@ export const ROUTE_NAMES = [
   'getEndpoint',
   'updateEndpoint',
   'deleteEndpoint',
+  'listTunnelSessions',
+  'getTunnelSession',
+  'restartTunnelSession',
+  'stopTunnelSession',
+  'updateTunnelSession',
+  'listReservedDomains',
+  'getReservedDomain',
+  'listReservedAddrs',
+  'getReservedAddr',
 ] as const;
 
 export type RouteName = (typeof ROUTE_NAMES)[number];
@@ -97,6 +121,10 @@ export interface UpstreamEndpoint {
   type: 'agent' | 'cloud';
   metadata?: string;
   description?: string;
+  /** The reserved domain (rd_…) its host is on, when it is on one. */
+  domain?: Ref;
+  /** The reserved TCP address (ra_…) its host:port is on, when it is on one. */
+  tcp_addr?: Ref;
   /** Agent endpoints only. */
   tunnel?: Ref;
   /** Agent endpoints only: the tunnel's forwards_to. */
@@ -115,6 +143,13 @@ export interface UpstreamEndpoint {
 /** One account's data. Ref `uri`s inside are ignored on output: the stand-in derives them from ids. */
 export interface AccountSeed {
   tunnels?: UpstreamTunnel[];
+  /**
+   * Online agents. Absent: one per distinct `tunnel_session` of the tunnels (agentSessionsOf), so
+   * every tunnel's session is listed; a tunnel added later brings its session when it is not listed.
+   */
+  tunnelSessions?: UpstreamTunnelSession[];
+  reservedDomains?: UpstreamReservedDomain[];
+  reservedAddrs?: UpstreamReservedAddr[];
   /** Cloud endpoints; agent endpoints are not seeded, they follow the agent tunnels. */
   endpoints?: CloudEndpoint[];
   edges?: EdgeSeed[];
@@ -161,6 +196,8 @@ export interface SandboxOptions {
   publicBaseUrl?: string;
   /** Edges shut down (as since 2025-12-31): PUT and DELETE of a backend module answer 400 ERR_NGROK_7196. */
   edgesReadOnly?: boolean;
+  /** What POST …/update meets for a session whose metadata names no `update` state. Default 'available'. */
+  agentUpdate?: AgentUpdateState;
 }
 
 export interface Sandbox {
@@ -191,10 +228,13 @@ export interface Sandbox {
   /** Every endpoint of the account, agent and cloud, as GET /endpoints lists them (all pages, newest first). */
   listEndpoints(key: string): UpstreamEndpoint[];
   /**
-   * Every `everyMs` (default 3000) a tunnel comes online or goes offline, and a cloud endpoint is
-   * created, touched or deleted, until the returned stop is called.
+   * Every `everyMs` (default 3000) a tunnel comes online or goes offline (an agent with it when it
+   * was the agent's last or first tunnel), and a cloud endpoint is created, touched or deleted, until
+   * the returned stop is called.
    */
   churn(key: string, options?: { everyMs?: number; seed?: number }): () => void;
+  /** Every item of one of the account-graph lists as GET serves it (all pages, newest first). */
+  listed(key: string, collection: AccountGraphCollection): Record<string, unknown>[];
   /** Requests received for a route (all routes when omitted), faulted and rejected ones included. */
   calls(route?: RouteName, key?: string): number;
   /** Resets call counts and peak concurrency. */

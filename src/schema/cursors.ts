@@ -26,3 +26,6 @@ function cursorCodec(prefix: string, kind: IdKind): CursorCodec {
 
 export const TUNNEL_CURSOR = cursorCodec('tunnel:', 'tunnel');
 export const ENDPOINT_CURSOR = cursorCodec('endpoint:', 'endpoint');
+export const TUNNEL_SESSION_CURSOR = cursorCodec('tunnelSession:', 'tunnelSession');
+export const RESERVED_DOMAIN_CURSOR = cursorCodec('reservedDomain:', 'reservedDomain');
+export const RESERVED_ADDRESS_CURSOR = cursorCodec('reservedAddress:', 'reservedAddress');

@@ -2,17 +2,13 @@
 // operation's endpoint loader with the answer, so later reads in the operation see the write, and
 // announces it to the account's endpointEvents subscribers at once.
 import type { Context } from '../context';
-import { InvalidInputError, type RefusedInputError } from '../errors';
+import { InvalidInputError } from '../errors';
 import { isIdOf, quote } from '../ids';
 import type { Endpoint, EndpointFields } from '../upstream';
 import { builder } from './builder';
 import { EndpointNode } from './endpoints';
-import { MUTATION_ERRORS, refusalShown } from './mutation-errors';
+import { MUTATION_ERRORS, refusalShown, withReason } from './mutation-errors';
 import { upstreamCalls } from './upstream-calls';
-
-/** The upstream's refusal of a write, with its own reason: the one upstream text a client may see. */
-const withReason = (refusal: RefusedInputError): InvalidInputError =>
-  new InvalidInputError(refusal.reason ?? 'The ngrok API refused the input.', refusal.input);
 
 function checkedId(id: string): string {
   if (!isIdOf(id, 'endpoint'))

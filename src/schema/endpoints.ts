@@ -78,13 +78,13 @@ EndpointNode.implement({
     }),
     domain: t.expose('domain', {
       type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
+      ...upstreamCalls({ kind: 'refers', to: ['reservedDomain'] }),
       nullable: true,
       description: 'Its reserved domain.',
     }),
     tcpAddr: t.expose('tcpAddr', {
       type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
+      ...upstreamCalls({ kind: 'refers', to: ['reservedAddress'] }),
       nullable: true,
       description: 'Its TCP address.',
     }),
@@ -96,7 +96,7 @@ EndpointNode.implement({
     }),
     tunnelSession: t.expose('tunnelSession', {
       type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
+      ...upstreamCalls({ kind: 'refers', to: ['tunnelSession'] }),
       nullable: true,
       description: 'The agent session serving it (agent endpoints).',
     }),
@@ -141,6 +141,12 @@ function filterSpec(filter: FilterArgs | null | undefined): EndpointFilterSpec {
   };
 }
 
+/** A page of endpoints: `endpoints`, and the endpoints of an agent or a reservation (the reverse joins). */
+export const EndpointConnection = builder.connectionObject(
+  { type: EndpointNode, name: 'EndpointConnection', description: 'A page of endpoints.' },
+  { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
+);
+
 builder.queryFields((t) => ({
   endpoints: t.connection(
     {
@@ -157,8 +163,7 @@ builder.queryFields((t) => ({
         return connectionOf(slice, ENDPOINT_CURSOR);
       },
     },
-    { name: 'EndpointConnection', description: 'A page of endpoints.' },
-    { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
+    EndpointConnection,
   ),
   endpoint: t.field({
     type: EndpointNode,

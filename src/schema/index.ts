@@ -16,14 +16,20 @@ import './mutation-errors';
 import './tunnels';
 import './endpoints';
 import './endpoint-mutations';
+import './tunnel-sessions';
+import './reservations';
+import './tunnel-session-commands';
 import './nodes';
 import './backend-modules';
 import './tunnel-events';
 import './endpoint-events';
 
-builder.queryType({ description: 'Reads: tunnels, endpoints and HTTPS edge route backend modules.' });
+builder.queryType({
+  description:
+    'Reads: tunnels, endpoints, agents, reserved domains and addresses, HTTPS edge route backend modules.',
+});
 builder.mutationType({
-  description: 'Writes: cloud endpoints and the backend module of an HTTPS edge route.',
+  description: 'Writes: cloud endpoints, commands to agents, and the backend module of an HTTPS edge route.',
 });
 builder.subscriptionType({
   description: 'Live streams over GraphQL over SSE or the graphql-ws WebSocket protocol on /graphql.',

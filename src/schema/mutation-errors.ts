@@ -22,7 +22,7 @@ const failureOf = (kind: typeof NotFoundError | typeof InvalidInputError, descri
 
 builder.objectType(NotFoundError, {
   name: 'NotFoundError',
-  ...failureOf(NotFoundError, 'The endpoint, edge, route or backend module does not exist.'),
+  ...failureOf(NotFoundError, 'The endpoint, agent, edge, route or backend module does not exist.'),
   fields: (t) => ({
     id: t.exposeID('id', { nullable: true, description: 'The id that was not found, when one is known.' }),
   }),
@@ -34,7 +34,8 @@ builder.objectType(InvalidInputError, {
   fields: (t) => ({
     field: t.exposeString('field', {
       nullable: true,
-      description: 'The input field at fault (edgeId, routeId, backendId, enabled), when one is known.',
+      description:
+        'The input field at fault (edgeId, routeId, backendId, enabled, command, …), when one is known.',
     }),
   }),
 });
@@ -49,3 +50,7 @@ export const refusalShown = <T>(
   write.catch((error: unknown) => {
     throw error instanceof RefusedInputError ? shown(error) : error;
   });
+
+/** The upstream's refusal of a write, with its own reason: the one upstream text a client may see. */
+export const withReason = (refusal: RefusedInputError): InvalidInputError =>
+  new InvalidInputError(refusal.reason ?? 'The ngrok API refused the input.', refusal.input);

@@ -6,6 +6,7 @@ import { badInput } from '../errors';
 import { kindOf } from '../ids';
 import { builder } from './builder';
 import { ENDPOINT_BY_ID, EndpointNode } from './endpoints';
+import { listedById } from './listed-nodes';
 import { decodeNodeId } from './node-ids';
 import { RefType } from './refs';
 import { TUNNEL_BY_ID, TunnelNode } from './tunnels';
@@ -16,12 +17,22 @@ type Loader = (ids: string[], ctx: Context) => Promise<unknown[]>;
 const LOADERS: Record<string, Loader> = {
   Tunnel: (ids, ctx) => TunnelNode.getDataloader(ctx).loadMany(ids),
   Endpoint: (ids, ctx) => EndpointNode.getDataloader(ctx).loadMany(ids),
+  TunnelSession: (ids, ctx) => ctx.tunnelSessions.loader.loadMany(ids),
+  ReservedDomain: (ids, ctx) => ctx.reservedDomains.loader.loadMany(ids),
+  ReservedAddress: (ids, ctx) => ctx.reservedAddresses.loader.loadMany(ids),
 };
 
 const MAX_IDS = 100;
 
+/** The account graph's kinds: one filtered list call per 100 ids of a batch (ListedLookup). */
+const ACCOUNT_GRAPH: FetchingByKind = {
+  tunnelSession: listedById('TunnelSession'),
+  reservedDomain: listedById('ReservedDomain'),
+  reservedAddress: listedById('ReservedAddress'),
+};
+
 /** What node and nodes fetch, by the id's kind (the loaders of LOADERS). */
-const BY_ID: FetchingByKind = { tunnel: TUNNEL_BY_ID, endpoint: ENDPOINT_BY_ID };
+const BY_ID: FetchingByKind = { tunnel: TUNNEL_BY_ID, endpoint: ENDPOINT_BY_ID, ...ACCOUNT_GRAPH };
 
 /**
  * What Ref.node fetches: endpoints as by id; tunnels through TunnelLookup.referenced, which lists the
@@ -30,6 +41,7 @@ const BY_ID: FetchingByKind = { tunnel: TUNNEL_BY_ID, endpoint: ENDPOINT_BY_ID }
 const BY_REFERENCE: FetchingByKind = {
   tunnel: { typename: 'Tunnel', fetching: 'list-then-get' },
   endpoint: ENDPOINT_BY_ID,
+  ...ACCOUNT_GRAPH,
 };
 
 async function resolveNodes(ids: readonly string[], ctx: Context): Promise<unknown[]> {
@@ -85,13 +97,16 @@ builder.objectField(RefType, 'node', (t) =>
     type: builder.nodeInterfaceRef(),
     nullable: true,
     description:
-      'The object this reference points at, when this schema serves its type (Tunnel, Endpoint) and it\nstill exists; else null. The references of one response are fetched together (one upstream list\ncall per 100 endpoint ids, never one call per reference).',
+      'The object this reference points at, when this schema serves its type (Tunnel, Endpoint,\nTunnelSession, ReservedDomain, ReservedAddress) and it still exists; else null. The references of\none response are fetched together (one upstream list call per 100 ids of a kind, never one call per\nreference).',
     ...upstreamCalls({ kind: 'join', fetching: BY_REFERENCE }),
     resolve: (ref, _args, ctx) => {
       // By prefix: an id of another kind, or in a shape we do not know, is no object of ours.
       const kind = kindOf(ref.id);
       if (kind === 'endpoint') return EndpointNode.getDataloader(ctx).load(ref.id);
       if (kind === 'tunnel') return ctx.tunnels.referenced.load(ref.id);
+      if (kind === 'tunnelSession') return ctx.tunnelSessions.loader.load(ref.id);
+      if (kind === 'reservedDomain') return ctx.reservedDomains.loader.load(ref.id);
+      if (kind === 'reservedAddress') return ctx.reservedAddresses.loader.load(ref.id);
       return null;
     },
   }),

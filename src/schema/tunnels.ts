@@ -41,7 +41,9 @@ export const TunnelNode = builder.loadableNodeRef<Tunnel>('Tunnel', {
 
 TunnelNode.implement({
   description: 'An online tunnel running on the account.',
-  isTypeOf: (value) => typeof value === 'object' && value !== null && 'startedAt' in value,
+  // By shape: a TunnelSession has startedAt too, but never a tunnelSession of its own.
+  isTypeOf: (value) =>
+    typeof value === 'object' && value !== null && 'startedAt' in value && 'tunnelSession' in value,
   fields: (t) => ({
     publicUrl: t.exposeString('publicUrl', {
       nullable: true,
@@ -65,7 +67,7 @@ TunnelNode.implement({
     region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
     tunnelSession: t.expose('tunnelSession', {
       type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
+      ...upstreamCalls({ kind: 'refers', to: ['tunnelSession'] }),
       description: 'The tunnel session on which this tunnel was started.',
     }),
     endpoint: t.expose('endpoint', {

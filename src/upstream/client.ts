@@ -1,6 +1,7 @@
 // The upstream client: one per request's credential, over the shared transport and read cache. The
 // credential's digest is computed here once and carried by every call the client sends.
 import { missingCredential } from '../errors';
+import { type AgentCommand, commandTunnelSession } from './api/agent-commands';
 import type { BackendModule } from './api/backend-module-json';
 import {
   type BackendModuleInput,
@@ -23,6 +24,15 @@ import {
   listEndpointsRequest,
   updateEndpoint,
 } from './api/endpoints';
+import {
+  getItem,
+  getItemRequest,
+  type ListedPage,
+  type ListedPageRequest,
+  type ListedResource,
+  listItems,
+  listItemsRequest,
+} from './api/listed-resources';
 import type { Tunnel, TunnelPage } from './api/tunnel-json';
 import {
   getTunnel,
@@ -142,5 +152,31 @@ export class NgrokClient {
 
   deleteEndpoint(id: string): Promise<void> {
     return this.write((credential) => deleteEndpoint(this.transport, credential, id));
+  }
+
+  /** A page of a listed resource (tunnel sessions, reserved domains, reserved addresses). */
+  listItems<T extends { readonly id: string }>(
+    resource: ListedResource<T>,
+    page: ListedPageRequest,
+  ): Promise<ListedPage<T>> {
+    return this.read(
+      (p: ListedPageRequest) => listItemsRequest(resource, p),
+      (transport, credential, p) => listItems(transport, credential, resource, p),
+      page,
+      (result) => this.asRead(result.items, (id) => getItemRequest(resource, id)),
+    );
+  }
+
+  getItem<T extends { readonly id: string }>(resource: ListedResource<T>, id: string): Promise<T | null> {
+    return this.read(
+      (i: string) => getItemRequest(resource, i),
+      (transport, credential, i) => getItem(transport, credential, resource, i),
+      id,
+    );
+  }
+
+  /** Sends a command to an online agent (never retried once sent). */
+  commandTunnelSession(id: string, command: AgentCommand): Promise<void> {
+    return this.write((credential) => commandTunnelSession(this.transport, credential, id, command));
   }
 }

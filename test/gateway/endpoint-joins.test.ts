@@ -135,18 +135,17 @@ describe('Ref.node: references fetched together', () => {
     expect(stack.sandbox.calls()).toBe(1);
   });
 
-  it('refs of other kinds resolve to null with no call; unknown ids are null', async () => {
-    const agent = endpoints().find((e) => e.type === 'agent');
+  it('refs of kinds this schema does not serve resolve to null with no call; unknown ids are null', async () => {
+    const labeled = tunnels.find((t) => t.backends !== undefined);
+    const backend = labeled?.backends?.[0]?.id;
     const { body } = await stack.gql(
-      'query($id: ID!) { endpoint(id: $id) { tunnelSession { id node { id } } } gone: node(id: "' +
+      'query($id: ID!) { tunnel(id: $id) { backends { id node { id } } } gone: node(id: "' +
         newId('ep') +
         '") { id } }',
-      { id: agent?.id },
+      { id: labeled?.id },
     );
-    expect(body.data).toEqual({
-      endpoint: { tunnelSession: { id: agent?.tunnel_session?.id, node: null } },
-      gone: null,
-    });
-    expect(stack.sandbox.calls()).toBe(1);
+    expect(body.data).toEqual({ tunnel: { backends: [{ id: backend, node: null }] }, gone: null });
+    expect(stack.sandbox.calls()).toBe(2);
+    expect([stack.sandbox.calls('getTunnel'), stack.sandbox.calls('listEndpoints')]).toEqual([1, 1]);
   });
 });

@@ -42,7 +42,7 @@ describe('tunnel(id), node(id), nodes(ids)', () => {
   });
 
   it('node and nodes with a well-formed id of a type the schema does not hold are null, with no call', async () => {
-    const ids = [newId('ts'), newId('bkdtg'), newId('edghts'), 'zz_abc123'];
+    const ids = [newId('cr'), newId('bkdtg'), newId('edghts'), 'zz_abc123'];
     const { body } = await stack.gql(
       'query($id: ID!, $ids: [ID!]!) { node(id: $id) { id } nodes(ids: $ids) { id } }',
       {
@@ -55,7 +55,7 @@ describe('tunnel(id), node(id), nodes(ids)', () => {
   });
 
   it('nodes(ids) keeps order, null for the missing, duplicates fetched once', async () => {
-    const ids = [id(1), missingTunnel, id(3), id(1), newId('ts')];
+    const ids = [id(1), missingTunnel, id(3), id(1), newId('cr')];
     const { body } = await stack.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
     expect(body.data?.nodes).toEqual([{ id: id(1) }, null, { id: id(3) }, { id: id(1) }, null]);
     expect(stack.sandbox.calls('getTunnel')).toBe(3);

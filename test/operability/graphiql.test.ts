@@ -78,6 +78,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       'ReplaceBackend',
       'DeleteBackend',
       'Endpoints',
+      'Agents',
       'CreateEndpoint',
       'TunnelEvents',
       'EndpointEvents',
@@ -93,6 +94,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       { ...route, backendId: ids?.backendId, enabled: true },
       route,
       { first: 8, filter: { types: ['AGENT', 'CLOUD'] } },
+      { first: 10 },
       { url: 'https://new-app.example.com', trafficPolicy: expect.stringContaining('on_http_request') },
       { includeCurrent: true },
       { includeCurrent: true },
@@ -132,10 +134,8 @@ describe('GraphiQL on the embedded stand-in', () => {
       results.push(body.data ?? {});
     }
     const ids = exampleIdsFrom(demoData());
-    const [page, one, byIds, module, replaced, deleted, endpoints, created, event] = results as Record<
-      string,
-      Record<string, unknown>
-    >[];
+    const [page, one, byIds, module, replaced, deleted, endpoints, agents, created, event] =
+      results as Record<string, Record<string, unknown>>[];
     expect(page?.tunnels?.edges).toHaveLength(5);
     expect(one?.tunnel?.id).toBe(ids?.tunnelId);
     expect(byIds).toEqual({
@@ -163,6 +163,11 @@ describe('GraphiQL on the embedded stand-in', () => {
       expect(['AGENT', 'CLOUD']).toContain(e.type);
       if (e.type === 'AGENT') expect(e.tunnel?.node).toMatchObject({ id: expect.stringMatching(/^tn_/) });
     }
+    // Online agents; each endpoint's agent joined through Ref.node.
+    type Agents = { nodes: { id: string; tunnelSession: { node: { id: string } } | null }[] };
+    expect((agents?.tunnelSessions as Agents | undefined)?.nodes).toHaveLength(10);
+    const joined = (agents?.endpoints as Agents | undefined)?.nodes ?? [];
+    expect(joined.filter((e) => e.tunnelSession?.node.id.startsWith('ts_')).length).toBeGreaterThan(0);
     expect(created?.createCloudEndpoint).toMatchObject({
       __typename: 'CreateCloudEndpointPayload',
       endpoint: { url: 'https://new-app.example.com', type: 'CLOUD' },

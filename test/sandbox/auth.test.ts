@@ -83,7 +83,15 @@ describe('accounts', () => {
     expect((JSON.parse((await tunnels('carol')).text) as TunnelListBody).tunnels).toHaveLength(1);
     sandbox.seed('carol', {});
     expect((JSON.parse((await tunnels('carol')).text) as TunnelListBody).tunnels).toHaveLength(0);
-    expect(sandbox.account('carol')).toEqual({ tunnels: [], edges: [], backends: [], endpoints: [] });
+    expect(sandbox.account('carol')).toEqual({
+      tunnels: [],
+      edges: [],
+      backends: [],
+      endpoints: [],
+      tunnelSessions: [],
+      reservedDomains: [],
+      reservedAddrs: [],
+    });
     expect(() => sandbox.seed('not a key', {})).toThrow(TypeError);
     expect(() => sandbox.account('nobody')).toThrow();
   });

@@ -31,6 +31,13 @@ function tunnelFields(t: UpstreamTunnel) {
   };
 }
 
+interface Joined {
+  id: string;
+  tunnelSession: { node: { os: string } | null } | null;
+  domain: { node: { domain: string } | null } | null;
+  tcpAddr: { node: { addr: string } | null } | null;
+}
+
 describe('the example operations', () => {
   let stack: Stack;
   let base: string;
@@ -42,7 +49,7 @@ describe('the example operations', () => {
   });
   afterAll(() => stack.close());
 
-  it('are the ten named operations, in GraphiQL’s tab order', () => {
+  it('are the eleven named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
       'TunnelsPage',
       'OneTunnel',
@@ -51,11 +58,40 @@ describe('the example operations', () => {
       'ReplaceBackend',
       'DeleteBackend',
       'Endpoints',
+      'Agents',
       'CreateEndpoint',
       'TunnelEvents',
       'EndpointEvents',
     ]);
     expect(ids).toBeDefined();
+  });
+
+  it('Agents lists online agents and joins each endpoint to its agent, domain and address', async () => {
+    stack.sandbox.resetCalls();
+    const { body } = await stack.gql(doc('Agents'), { first: 10 });
+    expect(body.errors).toBeUndefined();
+    const listed = (c: 'tunnel_sessions' | 'reserved_domains' | 'reserved_addrs') =>
+      new Map(stack.sandbox.listed(KEY, c).map((item) => [item.id, item]));
+    const [sessions, domains, addrs] = [
+      listed('tunnel_sessions'),
+      listed('reserved_domains'),
+      listed('reserved_addrs'),
+    ];
+    const data = body.data as { tunnelSessions: { nodes: { id: string }[] }; endpoints: { nodes: Joined[] } };
+    expect(data.tunnelSessions.nodes.map((n) => n.id)).toEqual([...sessions.keys()].slice(0, 10));
+    const upstream = stack.sandbox.listEndpoints(KEY).slice(0, 10);
+    expect(data.endpoints.nodes.map((n) => n.id)).toEqual(upstream.map((e) => e.id));
+    for (const [i, e] of upstream.entries()) {
+      const node = data.endpoints.nodes[i];
+      expect(node?.tunnelSession?.node?.os ?? null).toBe(
+        sessions.get(String(e.tunnel_session?.id))?.os ?? null,
+      );
+      expect(node?.domain?.node?.domain ?? null).toBe(domains.get(String(e.domain?.id))?.domain ?? null);
+      expect(node?.tcpAddr?.node?.addr ?? null).toBe(addrs.get(String(e.tcp_addr?.id))?.addr ?? null);
+    }
+    expect(data.endpoints.nodes.filter((n) => n.domain && n.tcpAddr === null).length).toBeGreaterThan(0);
+    // The two lists, then one filtered call for the agents not on the first page, domains and addresses.
+    expect(stack.sandbox.calls()).toBe(5);
   });
 
   it('TunnelsPage pages through the tunnels, newest first', async () => {

@@ -1,9 +1,11 @@
 // The `filter` query parameter: a CEL subset read once per request, then tried on each item.
+import { apiError } from '../api-errors';
 import { checkFilter } from './check';
 import { evaluate } from './evaluate';
+import { FilterError } from './lexer';
 import { parseFilter } from './parser';
 
-export { FilterError } from './lexer';
+export { FilterError };
 
 export type Predicate = (item: unknown) => boolean;
 
@@ -15,4 +17,16 @@ export function compileFilter(source: string, listFields: ReadonlySet<string>): 
   const expr = parseFilter(source);
   checkFilter(expr, listFields);
   return (item) => evaluate(expr, item);
+}
+
+/** A list request's `filter`: none when absent or blank (it filters nothing), a 400 ERR_NGROK_250 when bad. */
+export function filterParam(query: URLSearchParams, listFields: ReadonlySet<string>): Predicate | undefined {
+  const source = query.get('filter');
+  if (source === null || source.trim() === '') return undefined;
+  try {
+    return compileFilter(source, listFields);
+  } catch (error) {
+    if (error instanceof FilterError) throw apiError('ERR_NGROK_250', { DETAIL: error.message });
+    throw error;
+  }
 }

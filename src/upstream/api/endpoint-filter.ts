@@ -1,6 +1,7 @@
 // The upstream's `filter` for GET /endpoints: a CEL expression built from a structured filter. Every
 // value a client gives is a quoted, escaped string literal, never spliced into the expression, so a
-// URL such as `" || true || "` is data that matches nothing.
+// URL such as `" || true || "` is data that matches nothing (cel.ts).
+import { anyOf, celString } from './cel';
 
 /** Every set field must match (AND); a list matches any of its values (OR). */
 export interface EndpointFilterSpec {
@@ -11,12 +12,6 @@ export interface EndpointFilterSpec {
   /** RFC 3339: endpoints created at or after this instant. */
   readonly createdAfter?: string;
 }
-
-/** A CEL string literal: JSON's escapes (\" \\ \n \uXXXX …) are CEL escapes too. */
-export const celString = (value: string): string => JSON.stringify(value);
-
-const anyOf = (field: string, values: readonly string[]): string =>
-  `obj.${field} in [${values.map(celString).join(', ')}]`;
 
 /** True when some list in the filter is empty: nothing can match, and no call is needed. */
 export const matchesNothing = (filter: EndpointFilterSpec): boolean =>

@@ -13,7 +13,16 @@ export type RouteName =
   | 'getEndpoint'
   | 'createEndpoint'
   | 'updateEndpoint'
-  | 'deleteEndpoint';
+  | 'deleteEndpoint'
+  | 'listTunnelSessions'
+  | 'getTunnelSession'
+  | 'restartTunnelSession'
+  | 'stopTunnelSession'
+  | 'updateTunnelSession'
+  | 'listReservedDomains'
+  | 'getReservedDomain'
+  | 'listReservedAddrs'
+  | 'getReservedAddr';
 
 export interface UpstreamRequest {
   readonly route: RouteName;
@@ -24,6 +33,11 @@ export interface UpstreamRequest {
   readonly body?: unknown;
   /** 'poll': sent by the live poller's walk, which claims the upstream budget after client calls. */
   readonly origin?: 'poll';
+  /**
+   * A command to software beyond the upstream (an agent): even an error answer without a refusal (a
+   * 5xx) may come after the command went out, so its outcome is unknown (stages/outcome.ts).
+   */
+  readonly forwarded?: true;
 }
 
 export interface UpstreamResponse {

@@ -32,6 +32,15 @@ const URL_TEMPLATES: Readonly<Record<RouteName, string>> = {
   getEndpoint: '/endpoints/{id}',
   updateEndpoint: '/endpoints/{id}',
   deleteEndpoint: '/endpoints/{id}',
+  listTunnelSessions: '/tunnel_sessions',
+  getTunnelSession: '/tunnel_sessions/{id}',
+  restartTunnelSession: '/tunnel_sessions/{id}/restart',
+  stopTunnelSession: '/tunnel_sessions/{id}/stop',
+  updateTunnelSession: '/tunnel_sessions/{id}/update',
+  listReservedDomains: '/reserved_domains',
+  getReservedDomain: '/reserved_domains/{id}',
+  listReservedAddrs: '/reserved_addrs',
+  getReservedAddr: '/reserved_addrs/{id}',
 };
 
 // OpenTelemetry's HTTP client span attributes (semantic conventions), spelled out: the constants

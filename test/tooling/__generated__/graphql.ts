@@ -75,10 +75,16 @@ export type ByIdsQueryVariables = Exact<{
 
 export type ByIdsQuery = { node:
     | { __typename: 'Endpoint', id: string }
+    | { __typename: 'ReservedAddress', id: string }
+    | { __typename: 'ReservedDomain', id: string }
     | { __typename: 'Tunnel', region: string, id: string }
+    | { __typename: 'TunnelSession', id: string }
    | null, nodes: Array<
     | { __typename: 'Endpoint', id: string }
+    | { __typename: 'ReservedAddress', id: string }
+    | { __typename: 'ReservedDomain', id: string }
     | { __typename: 'Tunnel', id: string }
+    | { __typename: 'TunnelSession', id: string }
    | null> };
 
 export type BackendModuleQueryVariables = Exact<{
@@ -126,6 +132,22 @@ export type EndpointsQuery = { endpoints: { nodes: Array<{ id: string, url: stri
           | { id: string, region: string, forwardsTo: string | null }
           | Record<PropertyKey, never>
          | null } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type AgentsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type AgentsQuery = { tunnelSessions: { nodes: Array<{ id: string, os: string | null, agentVersion: string | null, region: string | null, ip: string | null, startedAt: string }> }, endpoints: { nodes: Array<{ id: string, url: string, tunnelSession: { node:
+          | { id: string, os: string | null, agentVersion: string | null }
+          | Record<PropertyKey, never>
+         | null } | null, domain: { node:
+          | { id: string, domain: string, cnameTarget: string | null }
+          | Record<PropertyKey, never>
+         | null } | null, tcpAddr: { node:
+          | { id: string, addr: string }
+          | Record<PropertyKey, never>
+         | null } | null }> } };
 
 export type CreateEndpointMutationVariables = Exact<{
   url: string;
@@ -333,6 +355,52 @@ export const EndpointsDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:3dd67d34f0600f45367c6b6259f3e33c29751797be74be5c3ec9f0ed54ed7c26"}) as unknown as TypedDocumentString<EndpointsQuery, EndpointsQueryVariables>;
+export const AgentsDocument = new TypedDocumentString(`
+    query Agents($first: Int = 20) {
+  tunnelSessions(first: $first) {
+    nodes {
+      id
+      os
+      agentVersion
+      region
+      ip
+      startedAt
+    }
+  }
+  endpoints(first: $first) {
+    nodes {
+      id
+      url
+      tunnelSession {
+        node {
+          ... on TunnelSession {
+            id
+            os
+            agentVersion
+          }
+        }
+      }
+      domain {
+        node {
+          ... on ReservedDomain {
+            id
+            domain
+            cnameTarget
+          }
+        }
+      }
+      tcpAddr {
+        node {
+          ... on ReservedAddress {
+            id
+            addr
+          }
+        }
+      }
+    }
+  }
+}
+    `, {"hash":"sha256:0ac52edd7b2a7331bba035637434141e74d92028731402fad009ffe8ed202e7d"}) as unknown as TypedDocumentString<AgentsQuery, AgentsQueryVariables>;
 export const CreateEndpointDocument = new TypedDocumentString(`
     mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: String) {
   createCloudEndpoint(

@@ -1,7 +1,7 @@
 // The schema's interfaces and unions with their members, for fragment matching in client caches
 // (test/tooling/client-caches.test.ts checks this against schema/schema.graphql).
 export const possibleTypes = {
-  Node: ['Endpoint', 'Tunnel'],
+  Node: ['Endpoint', 'ReservedAddress', 'ReservedDomain', 'Tunnel', 'TunnelSession'],
   Error: ['InvalidInputError', 'NotFoundError'],
   ReplaceHttpsEdgeRouteBackendResult: [
     'InvalidInputError',
@@ -16,4 +16,5 @@ export const possibleTypes = {
   CreateCloudEndpointResult: ['CreateCloudEndpointPayload', 'InvalidInputError'],
   UpdateEndpointResult: ['InvalidInputError', 'NotFoundError', 'UpdateEndpointPayload'],
   DeleteEndpointResult: ['DeleteEndpointPayload', 'InvalidInputError', 'NotFoundError'],
+  CommandTunnelSessionResult: ['CommandTunnelSessionPayload', 'InvalidInputError', 'NotFoundError'],
 };

@@ -1,0 +1,45 @@
+// Commands to an online agent: POST /tunnel_sessions/{id}/restart|stop|update with body {}, 204 on
+// success. Never retried once sent (stages/retry.ts: writes only when unsent) and forwarded (any
+// failure after sending, a 5xx included, leaves the outcome unknown: stages/outcome.ts). A 404 is no
+// such online agent; a 400 is the agent's refusal, with the upstream's cleaned reason.
+import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
+import type { ApiCredential } from '../http/credential';
+import type { RouteName } from '../http/request';
+import type { UpstreamTransport } from '../transport';
+import { write } from './calls';
+
+export type AgentCommand = 'restart' | 'stop' | 'update';
+
+const ROUTES: Readonly<Record<AgentCommand, RouteName>> = {
+  restart: 'restartTunnelSession',
+  stop: 'stopTunnelSession',
+  update: 'updateTunnelSession',
+};
+
+function refused(error: unknown, id: string): unknown {
+  if (!(error instanceof UpstreamError)) return error;
+  if (error.status === 404) return new NotFoundError(`No online tunnel session ${id}.`, id);
+  if (error.status === 400 && error.code === 'BAD_USER_INPUT')
+    return new RefusedInputError('command', error.refusal);
+  return error;
+}
+
+export const commandTunnelSession = (
+  transport: UpstreamTransport,
+  credential: ApiCredential,
+  id: string,
+  command: AgentCommand,
+): Promise<void> =>
+  write(
+    transport,
+    credential,
+    {
+      route: ROUTES[command],
+      method: 'POST',
+      segments: ['tunnel_sessions', id, command],
+      body: {},
+      forwarded: true,
+    },
+    () => undefined,
+    (error) => refused(error, id),
+  );
