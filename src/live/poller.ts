@@ -2,8 +2,8 @@
 // wants (tunnels, endpoints: on this replica or, through the shared interest marks, on another)
 // every interval within the poll budget, and publishes each walk's changes (observe.ts). Without the
 // lease (another replica polls) it marks what its subscribers want, waits and asks again, only
-// while it has subscribers. A failed walk is discarded and backed off; a refused credential ends
-// its streams and the poller.
+// while it has subscribers. A failed walk is discarded and backed off; a list the upstream refuses
+// (401/403) ends the streams of that kind only, and the poller once no other kind is wanted here.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
@@ -11,7 +11,7 @@ import { MINUTE_MS } from '../time';
 import type { NgrokClient, UpstreamTally } from '../upstream';
 import type { LiveFeed } from './feed';
 import type { Interest } from './interest';
-import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
+import { KINDS, type LiveKind } from './kinds';
 import type { PollLease } from './lease';
 import { LeaseKeeper } from './lease-keeper';
 import type { LiveMetrics } from './metrics';
@@ -47,7 +47,7 @@ export interface PollerOptions {
   readonly logger: Logger;
   /** The kinds this process has subscribers of now: only with some does it take the lease over. */
   readonly wanted: () => readonly LiveKind[];
-  /** The upstream refused the credential; the poller has stopped. */
+  /** The upstream refused every kind wanted here; the poller has stopped. */
   readonly onRefused: () => void;
 }
 
@@ -73,6 +73,8 @@ export class Poller {
   private readonly pages = new Map<LiveKind, number>();
   /** Upstream calls of the current turn. */
   private turnCalls = 0;
+  /** Kinds whose list the upstream refused: not walked again until a new subscriber of the kind nudges. */
+  private readonly refusedKinds = new Set<LiveKind>();
 
   constructor(private readonly options: PollerOptions) {
     this.credential = options.digest.slice(0, 8);
@@ -110,8 +112,12 @@ export class Poller {
     this.abort.abort();
   }
 
-  /** A kind is newly wanted: the next turn starts now rather than after the interval (never after a failure). */
-  nudge(): void {
+  /**
+   * `kind` is newly wanted here: the next turn starts now rather than after the interval (never after
+   * a failure), and a refusal of that kind's list is asked again.
+   */
+  nudge(kind: LiveKind): void {
+    this.refusedKinds.delete(kind);
     this.wake.abort();
     this.wake = new AbortController();
   }
@@ -179,18 +185,28 @@ export class Poller {
     return true;
   }
 
-  /** The credential was refused: every stream of every kind ends with the error. */
-  private refused(kind: LiveKind, error: GatewayError): void {
+  /**
+   * The upstream refused `kind`'s list (401, or 403: the plan may lack the feature): that kind's
+   * streams end with the error, on every replica; the other kinds go on. True when nothing else is
+   * wanted here, and the poller stops.
+   */
+  private refused(kind: LiveKind, error: GatewayError): boolean {
     this.options.metrics.poll(kind, 'refused');
-    this.stopped = true;
-    this.options.onRefused();
-    const message = {
+    this.refusedKinds.add(kind);
+    this.options.feed.publish(KINDS[kind].topic, this.options.digest, {
       type: 'ended',
       code: error.code,
-      message: error.message,
+      // 401 (or an authentication 403): the credential itself; another 403: this list only.
+      message:
+        error.code === 'FORBIDDEN'
+          ? `The ngrok API refused to list this account's ${kind} (403); other live events go on.`
+          : error.message,
       upstream: error.details.upstream,
-    } as const;
-    for (const kind of LIVE_KINDS) this.options.feed.publish(KINDS[kind].topic, this.options.digest, message);
+    });
+    if (this.options.wanted().some((wanted) => !this.refusedKinds.has(wanted))) return false;
+    this.stopped = true;
+    this.options.onRefused();
+    return true;
   }
 
   /** The wait after a failed walk: the upstream's retryAfter, or a doubling backoff. */
@@ -225,7 +241,8 @@ export class Poller {
         let kind: LiveKind = 'tunnels';
         try {
           let complete = true;
-          for (kind of await interest.wanted(digest, wanted())) {
+          const kinds = await interest.wanted(digest, wanted());
+          for (kind of kinds.filter((k) => !this.refusedKinds.has(k))) {
             complete = (await this.observeKind(kind)) && complete;
             if (!this.keeper.held) break;
           }
@@ -238,13 +255,13 @@ export class Poller {
           if (this.stopped || error instanceof Stopped) break;
           if (error instanceof LeaseLost) continue;
           if (isRefusal(error)) {
-            refused = true;
-            this.refused(kind, error);
-            break;
+            refused = this.refused(kind, error);
+            if (refused) break;
+          } else {
+            failures += 1;
+            wakeable = false;
+            delay = this.failed(kind, error, failures);
           }
-          failures += 1;
-          wakeable = false;
-          delay = this.failed(kind, error, failures);
         }
         if (!(await this.pause(delay, wakeable))) break;
       }

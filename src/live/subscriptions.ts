@@ -93,6 +93,11 @@ export class LiveEvents {
       : (this.entries.get(credentialDigest(apiKey))?.streams.size ?? 0);
   }
 
+  /** Credentials this process keeps an entry for now (streams, a poller or its idle time). */
+  credentials(): number {
+    return this.entries.size;
+  }
+
   /** Credentials this process polls now (with Redis: whose lease it holds). */
   pollers(): number {
     let n = 0;
@@ -160,7 +165,7 @@ export class LiveEvents {
     clearTimeout(entry.idle);
     entry.idle = undefined;
     if (!entry.poller) this.startPoller(entry);
-    else if (newKind) entry.poller.nudge();
+    else if (newKind) entry.poller.nudge(kind);
     return stream;
   }
 
@@ -259,17 +264,28 @@ export class LiveEvents {
     this.metrics.subscriptions(kind, -1);
     if (entry.streams.size > 0 || this.closing) return;
     clearTimeout(entry.idle);
+    entry.idle = undefined;
+    // No poller (the upstream refused it): nothing to keep running, the entry goes now.
+    if (!entry.poller) {
+      this.forgetIfUnused(entry);
+      return;
+    }
     entry.idle = setTimeout(() => {
       entry.idle = undefined;
       if (entry.streams.size > 0) return;
-      // The poller's end forgets the entry (see startPoller), once its snapshot is cleared.
-      entry.poller?.stop();
+      const { poller } = entry;
       entry.poller = undefined;
+      // The poller's end forgets the entry (see startPoller), once its lease is released.
+      if (poller) poller.stop();
+      else this.forgetIfUnused(entry);
     }, this.settings.live.idleMs);
     entry.idle.unref();
   }
 
-  /** Drops a credential's entry once it has no stream and no poller, so entries stay bounded. */
+  /**
+   * Drops a credential's entry (and with it the credential) once it has no stream, no poller and
+   * no idle timer, whichever of them ends last: entries stay bounded, refused credentials included.
+   */
   private forgetIfUnused(entry: CredentialEntry): void {
     if (entry.streams.size > 0 || entry.poller || entry.idle || this.entries.get(entry.digest) !== entry)
       return;
