@@ -4,55 +4,23 @@
 // through the gateway announced at once, and the graceful end of every stream on shutdown.
 import { AsyncResource } from 'node:async_hooks';
 import type { PubSubEventTarget } from 'graphql-yoga';
-import type { Registry } from 'prom-client';
-import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
-import { pollShareOf, type SharedState } from '../shared-state';
-import {
-  type ApiCredential,
-  credentialDigest,
-  NgrokClient,
-  newScope,
-  newTally,
-  type UpstreamTransport,
-} from '../upstream';
+import { pollShareOf } from '../shared-state';
+import { type ApiCredential, credentialDigest, NgrokClient, newScope, newTally } from '../upstream';
 import type { SubscriberLink } from './backlog';
 import type { EndpointWrite } from './endpoint-events';
+import { EventJoins } from './event-joins';
 import { type LiveFeed, PubSubFeed, type Topics } from './feed';
 import { Interest } from './interest';
 import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
 import { type PollLease, StoredLease } from './lease';
+import type { CredentialEntry, LiveDeps, LiveSettings } from './live-setup';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
 import { Poller } from './poller';
 import { Snapshots, snapshotTtlMs } from './snapshots';
 import { type Channel, EventStream, type StreamItem } from './stream';
 import { announceEndpointWrite } from './writes';
-
-export interface LiveSettings {
-  readonly live: Omit<LiveConfig, 'standinChurn'>;
-  /** The transport's retries: a page call may cost 1 + this many calls. */
-  readonly upstream: Pick<UpstreamConfig, 'retries' | 'rateLimitPerMin'>;
-}
-
-export interface LiveDeps {
-  readonly transport: UpstreamTransport;
-  readonly registry: Registry;
-  /** Where leases, snapshots and the fan-out live: Redis with REDIS_URL, this process otherwise. */
-  readonly shared: Pick<SharedState, 'budget' | 'events' | 'leases' | 'snapshots'>;
-  readonly logger?: Logger;
-}
-
-interface CredentialEntry {
-  readonly digest: string;
-  readonly credential: ApiCredential;
-  /** Open streams and the kind of events each one takes. */
-  readonly streams: Map<EventStream, LiveKind>;
-  poller?: Poller;
-  /** The last poller's end, awaited before a new one starts (it clears the snapshot). */
-  previous: Promise<void>;
-  idle?: NodeJS.Timeout;
-}
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 
@@ -180,6 +148,15 @@ export class LiveEvents {
     });
   }
 
+  /**
+   * What `event`'s joins are resolved with: `make`'s lookups, made once for every subscriber of the
+   * credential here (fresh for each event), or unshared when the credential has no entry.
+   */
+  joinsOf<T>(credential: ApiCredential, event: object, make: () => T): T {
+    const entry = this.entries.get(credential.digest);
+    return entry ? entry.joins.of(event, make) : make();
+  }
+
   /** One credential's messages of one kind and its current list, as a stream reads them. */
   private channel(kind: LiveKind, digest: string): Channel {
     const rules = KINDS[kind];
@@ -214,6 +191,7 @@ export class LiveEvents {
         digest,
         credential,
         streams: new Map(),
+        joins: new EventJoins(this.settings.live.pollIntervalMs),
         previous: Promise.resolve(),
       };
       this.entries.set(digest, entry);
@@ -291,5 +269,6 @@ export class LiveEvents {
       return;
     // Its poll window lives in the shared budget: leaving and coming back cannot reset it.
     this.entries.delete(entry.digest);
+    entry.joins.clear();
   }
 }
