@@ -17,7 +17,7 @@ import { LeaseKeeper } from './lease-keeper';
 import type { LiveMetrics } from './metrics';
 import { observe } from './observe';
 import type { Snapshot } from './snapshot';
-import type { Snapshots } from './snapshots';
+import { type Snapshots, SnapshotTooLarge } from './snapshots';
 
 /** The longest wait after failed walks. */
 const MAX_BACKOFF_MS = MINUTE_MS;
@@ -53,6 +53,26 @@ export interface PollerOptions {
 
 const isRefusal = (error: unknown): error is GatewayError =>
   error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
+
+/** The message that ends `kind`'s streams, with a code saying why. */
+function endedMessage(kind: LiveKind, error: GatewayError | SnapshotTooLarge) {
+  if (error instanceof SnapshotTooLarge)
+    return {
+      type: 'ended',
+      code: 'LIVE_SNAPSHOT_TOO_LARGE',
+      message: `The account's ${kind} take more than LIVE_MAX_SNAPSHOT_BYTES (${error.maxBytes} bytes); its ${kind} live events end.`,
+    } as const;
+  return {
+    type: 'ended',
+    code: error.code,
+    // 401 (or an authentication 403): the credential itself; another 403: this list only.
+    message:
+      error.code === 'FORBIDDEN'
+        ? `The ngrok API refused to list this account's ${kind} (403); other live events go on.`
+        : error.message,
+    upstream: error.details.upstream,
+  } as const;
+}
 
 /** Thrown into a walk whose lease went to another replica: its pages are of no use any more. */
 class LeaseLost extends Error {}
@@ -186,23 +206,15 @@ export class Poller {
   }
 
   /**
-   * The upstream refused `kind`'s list (401, or 403: the plan may lack the feature): that kind's
-   * streams end with the error, on every replica; the other kinds go on. True when nothing else is
-   * wanted here, and the poller stops.
+   * `kind`'s streams end, on every replica, and the other kinds go on: the upstream refused its list
+   * (401, or 403: the plan may lack the feature), or the list outgrew LIVE_MAX_SNAPSHOT_BYTES. The
+   * kind is not walked again until a new subscriber of it nudges. True when nothing else is wanted
+   * here, and the poller stops.
    */
-  private refused(kind: LiveKind, error: GatewayError): boolean {
+  private ended(kind: LiveKind, error: GatewayError | SnapshotTooLarge): boolean {
     this.options.metrics.poll(kind, 'refused');
     this.refusedKinds.add(kind);
-    this.options.feed.publish(KINDS[kind].topic, this.options.digest, {
-      type: 'ended',
-      code: error.code,
-      // 401 (or an authentication 403): the credential itself; another 403: this list only.
-      message:
-        error.code === 'FORBIDDEN'
-          ? `The ngrok API refused to list this account's ${kind} (403); other live events go on.`
-          : error.message,
-      upstream: error.details.upstream,
-    });
+    this.options.feed.publish(KINDS[kind].topic, this.options.digest, endedMessage(kind, error));
     if (this.options.wanted().some((wanted) => !this.refusedKinds.has(wanted))) return false;
     this.stopped = true;
     this.options.onRefused();
@@ -254,8 +266,8 @@ export class Poller {
         } catch (error) {
           if (this.stopped || error instanceof Stopped) break;
           if (error instanceof LeaseLost) continue;
-          if (isRefusal(error)) {
-            refused = this.refused(kind, error);
+          if (isRefusal(error) || error instanceof SnapshotTooLarge) {
+            refused = this.ended(kind, error);
             if (refused) break;
           } else {
             failures += 1;

@@ -47,7 +47,7 @@ export class LiveEvents {
       ? new PubSubFeed(events as unknown as PubSubEventTarget<Topics>, (topic) => events.subscribed(topic))
       : new PubSubFeed();
     const { leaseTtlMs } = settings.live;
-    this.snapshots = new Snapshots(snapshots, snapshotTtlMs(leaseTtlMs));
+    this.snapshots = new Snapshots(snapshots, snapshotTtlMs(leaseTtlMs), settings.live.maxSnapshotBytes);
     this.interest = new Interest(snapshots, leaseTtlMs);
     this.lease = new StoredLease(leases, leaseTtlMs);
     this.metrics = createLiveMetrics(deps.registry, () => this.heldBytes());
@@ -164,7 +164,7 @@ export class LiveEvents {
       listen: (listener) => this.feed.listen(rules.topic, digest, listener),
       listening: () => this.feed.listening(rules.topic, digest),
       current: async () => {
-        const snapshot = await this.snapshots.get(kind, digest);
+        const snapshot = await this.snapshots.observed(kind, digest);
         return snapshot && { version: snapshot.version, events: rules.current(snapshot) };
       },
     };
@@ -270,5 +270,6 @@ export class LiveEvents {
     // Its poll window lives in the shared budget: leaving and coming back cannot reset it.
     this.entries.delete(entry.digest);
     entry.joins.clear();
+    this.snapshots.forget(entry.digest);
   }
 }

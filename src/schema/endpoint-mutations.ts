@@ -111,7 +111,7 @@ builder.mutationFields((t) => ({
         withReason,
       );
       prime(ctx, endpoint.id, endpoint);
-      await ctx.endpointWritten({ type: 'saved', endpoint });
+      await ctx.endpointWritten({ type: 'created', endpoint });
       return endpoint;
     },
   }),
@@ -134,7 +134,7 @@ builder.mutationFields((t) => ({
       forgetBefore(ctx, id);
       const endpoint = await refusalShown(ctx.client.updateEndpoint(id, fields), withReason);
       prime(ctx, id, endpoint);
-      await ctx.endpointWritten({ type: 'saved', endpoint });
+      await ctx.endpointWritten({ type: 'updated', endpoint });
       return endpoint;
     },
   }),

@@ -10,7 +10,10 @@ const AUTH_ERROR_CODES = new Set(
 );
 
 /** The codes an error answer can map to. */
-type AnswerCode = Exclude<ErrorCode, 'INTERNAL_SERVER_ERROR' | 'UPSTREAM_BAD_RESPONSE'>;
+type AnswerCode = Exclude<
+  ErrorCode,
+  'INTERNAL_SERVER_ERROR' | 'UPSTREAM_BAD_RESPONSE' | 'LIVE_SNAPSHOT_TOO_LARGE'
+>;
 
 interface Rule {
   readonly matches: (status: number, errorCode: string | undefined) => boolean;
