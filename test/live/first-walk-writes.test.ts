@@ -3,6 +3,7 @@
 // before the write and missed it, neither announces it again nor undoes it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
+import { dataOf } from '../support/stack';
 import { type AnswerGate, startAnswerGate } from './answer-gate';
 import { cloudSeeds, POLICY, walked, walks } from './endpoint-support';
 import { ENDPOINT_EVENTS, KEY, type Stack, type Subscriber, sse, startLiveStack, until } from './support';
@@ -53,7 +54,7 @@ describe("writes during an account's first walk", () => {
     const { body } = await stack.gql(CREATE, {
       input: { url: 'https://first-walk.example.com', trafficPolicy: POLICY },
     });
-    const made = (body.data?.createCloudEndpoint as { endpoint: { id: string } }).endpoint;
+    const made = dataOf<{ endpoint: { id: string } }>(body, 'createCloudEndpoint').endpoint;
     await s.received(1);
     await walksOn();
     expect(s.seen()).toEqual([`ONLINE:${made.id}`]);
