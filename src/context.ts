@@ -1,5 +1,7 @@
 // The per-request context: the caller's credential, an upstream client for it, and the request's
-// own lookups. Pothos keeps each request's DataLoaders on this object.
+// own lookups. Pothos keeps each request's DataLoaders on this object (or on its cache key). A
+// subscription's context takes each event's own lookups before the event is resolved (enterEvent).
+import { contextCacheSymbol } from '@pothos/core';
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
 import type { SubscriberLink } from './live/backlog';
@@ -49,6 +51,25 @@ export interface Context {
   readonly endpointEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
   /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
   readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
+  /** The lookups a live event's joins are resolved with, shared by the account's subscribers here. */
+  readonly eventLookups: (event: object) => EventLookups;
+}
+
+/** One live event's lookups, and the key Pothos keeps that event's DataLoaders under. */
+export interface EventLookups {
+  readonly tunnels: TunnelLookup;
+  readonly endpoints: EndpointLookup;
+  readonly [contextCacheSymbol]: object;
+}
+
+/**
+ * Points `ctx` at `event`'s own lookups and DataLoaders before the event is resolved: each event of a
+ * subscription sees the upstream afresh (no join frozen at the first event, no error cached for the
+ * later ones), and the account's subscribers on this replica share one lookup per event. A
+ * subscription resolves its events one at a time, so the switch never crosses two of them.
+ */
+export function enterEvent(ctx: Context, event: object): void {
+  Object.assign(ctx, ctx.eventLookups(event));
 }
 
 export function createContext(
@@ -85,6 +106,15 @@ export function createContext(
     },
     endpointWritten: async (write) => {
       if (credential !== null) await live?.endpointWritten(client.credential, write);
+    },
+    eventLookups: (event) => {
+      const make = (): EventLookups => {
+        // No read cache and no request's tally or deadline: the event's lookups outlive any request.
+        const shared = new NgrokClient(transport.scoped(newScope()), credential?.apiKey ?? null);
+        const lookups = { tunnels: new TunnelLookup(shared), endpoints: new EndpointLookup(shared) };
+        return { ...lookups, [contextCacheSymbol]: lookups };
+      };
+      return live && credential !== null ? live.joinsOf(client.credential, event, make) : make();
     },
   };
 }

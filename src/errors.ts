@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_UNAVAILABLE'
   | 'UPSTREAM_BAD_RESPONSE'
+  | 'LIVE_SNAPSHOT_TOO_LARGE'
   | 'INTERNAL_SERVER_ERROR';
 
 /** What the upstream told us about a failed call, safe to show: no body text. */

@@ -44,5 +44,5 @@ export function endpointChanges(
 
 /** A write through the gateway: the endpoint as the upstream answered it, or the id it deleted. */
 export type EndpointWrite =
-  | { readonly type: 'saved'; readonly endpoint: Endpoint }
+  | { readonly type: 'created' | 'updated'; readonly endpoint: Endpoint }
   | { readonly type: 'deleted'; readonly id: string };

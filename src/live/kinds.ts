@@ -18,6 +18,7 @@ export interface ListPage<T extends Listed> {
 }
 
 export interface KindRules<T extends Listed, E extends LiveEvent> {
+  readonly kind: LiveKind;
   /** The feed topic of this kind's changes (and of the error that ends its streams). */
   readonly topic: 'tunnelEvents' | 'endpointEvents';
   /** One page of the poller's walk (limit 100, before `beforeId`), claimed as a poll call. */
@@ -31,6 +32,7 @@ export const PAGE_LIMIT = 100;
 
 /** A kind's rules from its list call, its event maker and its diff. */
 function rulesOf<T extends Listed, E extends LiveEvent>(
+  kind: LiveKind,
   topic: KindRules<T, E>['topic'],
   list: (
     client: NgrokClient,
@@ -40,6 +42,7 @@ function rulesOf<T extends Listed, E extends LiveEvent>(
   changes: KindRules<T, E>['changes'],
 ): KindRules<T, E> {
   return {
+    kind,
     topic,
     page: async (client, beforeId) => {
       const page = await list(client, beforeId);
@@ -51,6 +54,7 @@ function rulesOf<T extends Listed, E extends LiveEvent>(
 }
 
 const tunnels = rulesOf<Tunnel, TunnelEventPayload>(
+  'tunnels',
   'tunnelEvents',
   async (client, beforeId) => {
     const page = await client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
@@ -61,6 +65,7 @@ const tunnels = rulesOf<Tunnel, TunnelEventPayload>(
 );
 
 const endpoints = rulesOf<Endpoint, EndpointEventPayload>(
+  'endpoints',
   'endpointEvents',
   async (client, beforeId) => {
     const page = await client.listEndpoints({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });

@@ -1,10 +1,11 @@
 // One observation of one kind of an account's list: the walk, settled against the writes made
-// through the gateway meanwhile, stored as the new snapshot and published as the changes since the
-// last one (or as a baseline when there was none).
+// through the gateway meanwhile, stored as the new snapshot (compare-and-set: a write stored while
+// the walk settled makes it settle again) and published as the changes since the last observation
+// (or as a baseline when there was none).
 import type { NgrokClient } from '../upstream';
 import type { LiveFeed } from './feed';
 import { KINDS, type LiveKind } from './kinds';
-import { newest, nextVersion, type Snapshot, settleWalk } from './snapshot';
+import { isObserved, type Snapshot, settleWalk } from './snapshot';
 import type { Snapshots } from './snapshots';
 import { type WalkHooks, walkList } from './walk';
 
@@ -13,6 +14,8 @@ export interface ObserveDeps {
   readonly client: NgrokClient;
   readonly snapshots: Snapshots;
   readonly feed: LiveFeed;
+  /** The wall clock, for observedAt only (tests set it); nothing is ordered by it. */
+  readonly now?: () => number;
 }
 
 /** What observe() needs between its walk and its publishing. */
@@ -23,6 +26,9 @@ export interface ObserveHooks extends WalkHooks {
 
 export type Observed = { readonly ok: true; readonly snapshot: Snapshot } | { readonly ok: false };
 
+/** Writes racing one walk's storing: far more than any account makes between two reads. */
+const MAX_SWAPS = 20;
+
 /** Throws what the walk threw; resolves `ok: false` when the lease was lost during it. */
 export async function observe(
   deps: ObserveDeps,
@@ -31,26 +37,32 @@ export async function observe(
   hooks: ObserveHooks,
 ): Promise<Observed> {
   const rules = KINDS[kind];
-  const startedAt = Date.now();
-  const walked = await walkList(rules, deps.client, hooks);
+  // The version stored as the walk begins: writes applied onto it or later may be missing from the walk.
+  const mark = (await deps.snapshots.get(kind, deps.digest))?.version ?? 0;
+  const walked = await walkList(rules, deps.client, hooks, deps.snapshots.maxBytes);
   // Only the holder publishes: a lease lost during the walk (a stall past its TTL) discards it.
   if (!(await hooks.stillPolling())) return { ok: false };
-  // The stored snapshot may be newer: another replica polled, or a write through the gateway landed.
-  const base = newest(previous, await deps.snapshots.get(kind, deps.digest));
-  const settled = settleWalk(base, walked, startedAt);
-  const next: Snapshot = {
-    version: nextVersion(base),
-    observedAt: new Date().toISOString(),
-    items: settled.items,
-    ...(settled.writes ? { writes: settled.writes } : {}),
-  };
-  await deps.snapshots.set(kind, deps.digest, next);
-  if (base === undefined)
-    deps.feed.publish(rules.topic, deps.digest, { type: 'baseline', version: next.version });
-  else {
-    const events = rules.changes(base, next);
-    if (events.length > 0)
-      deps.feed.publish(rules.topic, deps.digest, { type: 'changes', version: next.version, events });
+  const observedAt = new Date((deps.now ?? Date.now)()).toISOString();
+  for (let attempt = 0; attempt < MAX_SWAPS; attempt += 1) {
+    // The stored snapshot may be newer: another replica polled, or a write through the gateway landed.
+    const stored = await deps.snapshots.get(kind, deps.digest);
+    const settled = settleWalk(stored, walked, mark);
+    const next = await deps.snapshots.swap(kind, deps.digest, stored, {
+      observedAt,
+      items: settled.items,
+      ...(settled.writes ? { writes: settled.writes } : {}),
+    });
+    if (next === undefined) continue;
+    // What subscribers last saw: the store's observation, else this poller's own (the store lost it).
+    const base = isObserved(stored) ? stored : previous;
+    if (base === undefined)
+      deps.feed.publish(rules.topic, deps.digest, { type: 'baseline', version: next.version });
+    else {
+      const events = rules.changes(base, next);
+      if (events.length > 0)
+        deps.feed.publish(rules.topic, deps.digest, { type: 'changes', version: next.version, events });
+    }
+    return { ok: true, snapshot: next };
   }
-  return { ok: true, snapshot: next };
+  throw new Error(`the ${kind} snapshot kept changing while it was stored`);
 }

@@ -2,8 +2,8 @@
 // wants (tunnels, endpoints: on this replica or, through the shared interest marks, on another)
 // every interval within the poll budget, and publishes each walk's changes (observe.ts). Without the
 // lease (another replica polls) it marks what its subscribers want, waits and asks again, only
-// while it has subscribers. A failed walk is discarded and backed off; a refused credential ends
-// its streams and the poller.
+// while it has subscribers. A failed walk is discarded and backed off; a list the upstream refuses
+// (401/403) ends the streams of that kind only, and the poller once no other kind is wanted here.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors';
 import type { Logger } from '../log';
@@ -11,13 +11,13 @@ import { MINUTE_MS } from '../time';
 import type { NgrokClient, UpstreamTally } from '../upstream';
 import type { LiveFeed } from './feed';
 import type { Interest } from './interest';
-import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
+import { KINDS, type LiveKind } from './kinds';
 import type { PollLease } from './lease';
 import { LeaseKeeper } from './lease-keeper';
 import type { LiveMetrics } from './metrics';
 import { observe } from './observe';
 import type { Snapshot } from './snapshot';
-import type { Snapshots } from './snapshots';
+import { type Snapshots, SnapshotTooLarge } from './snapshots';
 
 /** The longest wait after failed walks. */
 const MAX_BACKOFF_MS = MINUTE_MS;
@@ -47,12 +47,32 @@ export interface PollerOptions {
   readonly logger: Logger;
   /** The kinds this process has subscribers of now: only with some does it take the lease over. */
   readonly wanted: () => readonly LiveKind[];
-  /** The upstream refused the credential; the poller has stopped. */
+  /** The upstream refused every kind wanted here; the poller has stopped. */
   readonly onRefused: () => void;
 }
 
 const isRefusal = (error: unknown): error is GatewayError =>
   error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
+
+/** The message that ends `kind`'s streams, with a code saying why. */
+function endedMessage(kind: LiveKind, error: GatewayError | SnapshotTooLarge) {
+  if (error instanceof SnapshotTooLarge)
+    return {
+      type: 'ended',
+      code: 'LIVE_SNAPSHOT_TOO_LARGE',
+      message: `The account's ${kind} take more than LIVE_MAX_SNAPSHOT_BYTES (${error.maxBytes} bytes); its ${kind} live events end.`,
+    } as const;
+  return {
+    type: 'ended',
+    code: error.code,
+    // 401 (or an authentication 403): the credential itself; another 403: this list only.
+    message:
+      error.code === 'FORBIDDEN'
+        ? `The ngrok API refused to list this account's ${kind} (403); other live events go on.`
+        : error.message,
+    upstream: error.details.upstream,
+  } as const;
+}
 
 /** Thrown into a walk whose lease went to another replica: its pages are of no use any more. */
 class LeaseLost extends Error {}
@@ -73,6 +93,8 @@ export class Poller {
   private readonly pages = new Map<LiveKind, number>();
   /** Upstream calls of the current turn. */
   private turnCalls = 0;
+  /** Kinds whose list the upstream refused: not walked again until a new subscriber of the kind nudges. */
+  private readonly refusedKinds = new Set<LiveKind>();
 
   constructor(private readonly options: PollerOptions) {
     this.credential = options.digest.slice(0, 8);
@@ -110,8 +132,12 @@ export class Poller {
     this.abort.abort();
   }
 
-  /** A kind is newly wanted: the next turn starts now rather than after the interval (never after a failure). */
-  nudge(): void {
+  /**
+   * `kind` is newly wanted here: the next turn starts now rather than after the interval (never after
+   * a failure), and a refusal of that kind's list is asked again.
+   */
+  nudge(kind: LiveKind): void {
+    this.refusedKinds.delete(kind);
     this.wake.abort();
     this.wake = new AbortController();
   }
@@ -179,18 +205,20 @@ export class Poller {
     return true;
   }
 
-  /** The credential was refused: every stream of every kind ends with the error. */
-  private refused(kind: LiveKind, error: GatewayError): void {
+  /**
+   * `kind`'s streams end, on every replica, and the other kinds go on: the upstream refused its list
+   * (401, or 403: the plan may lack the feature), or the list outgrew LIVE_MAX_SNAPSHOT_BYTES. The
+   * kind is not walked again until a new subscriber of it nudges. True when nothing else is wanted
+   * here, and the poller stops.
+   */
+  private ended(kind: LiveKind, error: GatewayError | SnapshotTooLarge): boolean {
     this.options.metrics.poll(kind, 'refused');
+    this.refusedKinds.add(kind);
+    this.options.feed.publish(KINDS[kind].topic, this.options.digest, endedMessage(kind, error));
+    if (this.options.wanted().some((wanted) => !this.refusedKinds.has(wanted))) return false;
     this.stopped = true;
     this.options.onRefused();
-    const message = {
-      type: 'ended',
-      code: error.code,
-      message: error.message,
-      upstream: error.details.upstream,
-    } as const;
-    for (const kind of LIVE_KINDS) this.options.feed.publish(KINDS[kind].topic, this.options.digest, message);
+    return true;
   }
 
   /** The wait after a failed walk: the upstream's retryAfter, or a doubling backoff. */
@@ -225,7 +253,8 @@ export class Poller {
         let kind: LiveKind = 'tunnels';
         try {
           let complete = true;
-          for (kind of await interest.wanted(digest, wanted())) {
+          const kinds = await interest.wanted(digest, wanted());
+          for (kind of kinds.filter((k) => !this.refusedKinds.has(k))) {
             complete = (await this.observeKind(kind)) && complete;
             if (!this.keeper.held) break;
           }
@@ -237,14 +266,14 @@ export class Poller {
         } catch (error) {
           if (this.stopped || error instanceof Stopped) break;
           if (error instanceof LeaseLost) continue;
-          if (isRefusal(error)) {
-            refused = true;
-            this.refused(kind, error);
-            break;
+          if (isRefusal(error) || error instanceof SnapshotTooLarge) {
+            refused = this.ended(kind, error);
+            if (refused) break;
+          } else {
+            failures += 1;
+            wakeable = false;
+            delay = this.failed(kind, error, failures);
           }
-          failures += 1;
-          wakeable = false;
-          delay = this.failed(kind, error, failures);
         }
         if (!(await this.pause(delay, wakeable))) break;
       }

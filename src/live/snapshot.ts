@@ -1,5 +1,6 @@
 // The last complete observation of one of an account's lists (its tunnels, or its endpoints), and
-// how a walk's result is settled against the writes this gateway made while the walk ran.
+// how a walk's result is settled against the writes this gateway made while the walk ran. Nothing
+// here reads a clock: versions come from the snapshot store (snapshots.ts).
 
 /** What every listed item has: the upstream's id. */
 export interface Listed {
@@ -7,38 +8,38 @@ export interface Listed {
 }
 
 export interface Snapshot<T extends Listed = Listed> {
-  /** Grows with each observation or write (clock-based, so it keeps growing across replicas). */
+  /** Given by the store with each observation or write: above every earlier one, across replicas. */
   readonly version: number;
   readonly observedAt: string;
   /** Newest first, as the upstream lists them. */
   readonly items: readonly T[];
   /**
-   * Writes made through the gateway that no walk has confirmed yet: id → when (epoch ms). A walk
-   * begun before a write may miss it, so for these ids the snapshot's view wins over that walk's.
+   * Writes made through the gateway that no walk has confirmed yet: id → the version the write was
+   * applied to. A walk whose mark (the version stored when it began) is at most that may have
+   * missed the write, so for these ids the snapshot's view wins over that walk's.
    */
   readonly writes?: Readonly<Record<string, number>>;
+  /** False when only writes made it, before the account's first complete walk: no observation yet. */
+  readonly observed?: boolean;
 }
 
-/** The version after `previous`: one more, and never behind the clock. */
-export const nextVersion = (previous: Snapshot | undefined): number =>
-  Math.max((previous?.version ?? 0) + 1, Date.now());
+/** A snapshot before the store gives it its version. */
+export type Unversioned<T extends Listed = Listed> = Omit<Snapshot<T>, 'version'>;
 
-/** The later of two observations of one account. */
-export const newest = <T extends Listed>(
-  a: Snapshot<T> | undefined,
-  b: Snapshot<T> | undefined,
-): Snapshot<T> | undefined => (a === undefined ? b : b === undefined || a.version >= b.version ? a : b);
+/** Whether `snapshot` is an observation (subscribers may start from it, the next walk diffs with it). */
+export const isObserved = (snapshot: Snapshot | undefined): snapshot is Snapshot =>
+  snapshot !== undefined && snapshot.observed !== false;
 
 /**
- * A walk begun at `startedAt` (epoch ms), settled against `base`: ids written since then keep
- * base's view (present, changed or gone); writes the walk began after are confirmed and dropped.
+ * A walk that began when `mark` was the stored version, settled against `base`: ids written onto
+ * `mark` or later keep base's view (present, changed or gone); earlier writes the walk confirms.
  */
 export function settleWalk<T extends Listed>(
   base: Snapshot<T> | undefined,
   walked: readonly T[],
-  startedAt: number,
+  mark: number,
 ): { items: T[]; writes?: Record<string, number> } {
-  const pending = Object.entries(base?.writes ?? {}).filter(([, at]) => at >= startedAt);
+  const pending = Object.entries(base?.writes ?? {}).filter(([, onto]) => onto >= mark);
   if (base === undefined || pending.length === 0) return { items: [...walked] };
   const ids = new Set(pending.map(([id]) => id));
   const kept = base.items.filter((item) => ids.has(item.id));

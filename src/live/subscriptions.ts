@@ -4,55 +4,23 @@
 // through the gateway announced at once, and the graceful end of every stream on shutdown.
 import { AsyncResource } from 'node:async_hooks';
 import type { PubSubEventTarget } from 'graphql-yoga';
-import type { Registry } from 'prom-client';
-import type { LiveConfig, UpstreamConfig } from '../config';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
-import { pollShareOf, type SharedState } from '../shared-state';
-import {
-  type ApiCredential,
-  credentialDigest,
-  NgrokClient,
-  newScope,
-  newTally,
-  type UpstreamTransport,
-} from '../upstream';
+import { pollShareOf } from '../shared-state';
+import { type ApiCredential, credentialDigest, NgrokClient, newScope, newTally } from '../upstream';
 import type { SubscriberLink } from './backlog';
 import type { EndpointWrite } from './endpoint-events';
+import { EventJoins } from './event-joins';
 import { type LiveFeed, PubSubFeed, type Topics } from './feed';
 import { Interest } from './interest';
 import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
 import { type PollLease, StoredLease } from './lease';
+import type { CredentialEntry, LiveDeps, LiveSettings } from './live-setup';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
 import { Poller } from './poller';
 import { Snapshots, snapshotTtlMs } from './snapshots';
 import { type Channel, EventStream, type StreamItem } from './stream';
 import { announceEndpointWrite } from './writes';
-
-export interface LiveSettings {
-  readonly live: Omit<LiveConfig, 'standinChurn'>;
-  /** The transport's retries: a page call may cost 1 + this many calls. */
-  readonly upstream: Pick<UpstreamConfig, 'retries' | 'rateLimitPerMin'>;
-}
-
-export interface LiveDeps {
-  readonly transport: UpstreamTransport;
-  readonly registry: Registry;
-  /** Where leases, snapshots and the fan-out live: Redis with REDIS_URL, this process otherwise. */
-  readonly shared: Pick<SharedState, 'budget' | 'events' | 'leases' | 'snapshots'>;
-  readonly logger?: Logger;
-}
-
-interface CredentialEntry {
-  readonly digest: string;
-  readonly credential: ApiCredential;
-  /** Open streams and the kind of events each one takes. */
-  readonly streams: Map<EventStream, LiveKind>;
-  poller?: Poller;
-  /** The last poller's end, awaited before a new one starts (it clears the snapshot). */
-  previous: Promise<void>;
-  idle?: NodeJS.Timeout;
-}
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 
@@ -79,7 +47,7 @@ export class LiveEvents {
       ? new PubSubFeed(events as unknown as PubSubEventTarget<Topics>, (topic) => events.subscribed(topic))
       : new PubSubFeed();
     const { leaseTtlMs } = settings.live;
-    this.snapshots = new Snapshots(snapshots, snapshotTtlMs(leaseTtlMs));
+    this.snapshots = new Snapshots(snapshots, snapshotTtlMs(leaseTtlMs), settings.live.maxSnapshotBytes);
     this.interest = new Interest(snapshots, leaseTtlMs);
     this.lease = new StoredLease(leases, leaseTtlMs);
     this.metrics = createLiveMetrics(deps.registry, () => this.heldBytes());
@@ -91,6 +59,11 @@ export class LiveEvents {
     return apiKey === undefined
       ? this.total
       : (this.entries.get(credentialDigest(apiKey))?.streams.size ?? 0);
+  }
+
+  /** Credentials this process keeps an entry for now (streams, a poller or its idle time). */
+  credentials(): number {
+    return this.entries.size;
   }
 
   /** Credentials this process polls now (with Redis: whose lease it holds). */
@@ -160,7 +133,7 @@ export class LiveEvents {
     clearTimeout(entry.idle);
     entry.idle = undefined;
     if (!entry.poller) this.startPoller(entry);
-    else if (newKind) entry.poller.nudge();
+    else if (newKind) entry.poller.nudge(kind);
     return stream;
   }
 
@@ -175,6 +148,15 @@ export class LiveEvents {
     });
   }
 
+  /**
+   * What `event`'s joins are resolved with: `make`'s lookups, made once for every subscriber of the
+   * credential here (fresh for each event), or unshared when the credential has no entry.
+   */
+  joinsOf<T>(credential: ApiCredential, event: object, make: () => T): T {
+    const entry = this.entries.get(credential.digest);
+    return entry ? entry.joins.of(event, make) : make();
+  }
+
   /** One credential's messages of one kind and its current list, as a stream reads them. */
   private channel(kind: LiveKind, digest: string): Channel {
     const rules = KINDS[kind];
@@ -182,7 +164,7 @@ export class LiveEvents {
       listen: (listener) => this.feed.listen(rules.topic, digest, listener),
       listening: () => this.feed.listening(rules.topic, digest),
       current: async () => {
-        const snapshot = await this.snapshots.get(kind, digest);
+        const snapshot = await this.snapshots.observed(kind, digest);
         return snapshot && { version: snapshot.version, events: rules.current(snapshot) };
       },
     };
@@ -209,6 +191,7 @@ export class LiveEvents {
         digest,
         credential,
         streams: new Map(),
+        joins: new EventJoins(this.settings.live.pollIntervalMs),
         previous: Promise.resolve(),
       };
       this.entries.set(digest, entry);
@@ -259,21 +242,34 @@ export class LiveEvents {
     this.metrics.subscriptions(kind, -1);
     if (entry.streams.size > 0 || this.closing) return;
     clearTimeout(entry.idle);
+    entry.idle = undefined;
+    // No poller (the upstream refused it): nothing to keep running, the entry goes now.
+    if (!entry.poller) {
+      this.forgetIfUnused(entry);
+      return;
+    }
     entry.idle = setTimeout(() => {
       entry.idle = undefined;
       if (entry.streams.size > 0) return;
-      // The poller's end forgets the entry (see startPoller), once its snapshot is cleared.
-      entry.poller?.stop();
+      const { poller } = entry;
       entry.poller = undefined;
+      // The poller's end forgets the entry (see startPoller), once its lease is released.
+      if (poller) poller.stop();
+      else this.forgetIfUnused(entry);
     }, this.settings.live.idleMs);
     entry.idle.unref();
   }
 
-  /** Drops a credential's entry once it has no stream and no poller, so entries stay bounded. */
+  /**
+   * Drops a credential's entry (and with it the credential) once it has no stream, no poller and
+   * no idle timer, whichever of them ends last: entries stay bounded, refused credentials included.
+   */
   private forgetIfUnused(entry: CredentialEntry): void {
     if (entry.streams.size > 0 || entry.poller || entry.idle || this.entries.get(entry.digest) !== entry)
       return;
     // Its poll window lives in the shared budget: leaving and coming back cannot reset it.
     this.entries.delete(entry.digest);
+    entry.joins.clear();
+    this.snapshots.forget(entry.digest);
   }
 }

@@ -3,6 +3,7 @@
 import type { NgrokClient } from '../upstream';
 import type { KindRules, LiveEvent } from './kinds';
 import type { Listed } from './snapshot';
+import { SnapshotTooLarge } from './snapshots';
 
 /** 100 000 items: far beyond any account; stops an upstream that never ends its list. */
 const MAX_PAGES = 1_000;
@@ -14,13 +15,18 @@ export interface WalkHooks {
   call<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-/** Every item listed now, newest first; throws when any page fails (a partial list is no observation). */
+/**
+ * Every item listed now, newest first; throws when any page fails (a partial list is no observation),
+ * and SnapshotTooLarge as soon as the items passed `maxBytes` as JSON (the walk goes no further).
+ */
 export async function walkList(
   rules: KindRules<Listed, LiveEvent>,
   client: NgrokClient,
   hooks: WalkHooks,
+  maxBytes: number,
 ): Promise<Listed[]> {
   const items: Listed[] = [];
+  let bytes = 0;
   const seen = new Set<string>();
   let beforeId: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -30,7 +36,9 @@ export async function walkList(
       if (seen.has(item.id)) continue;
       seen.add(item.id);
       items.push(item);
+      bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
     }
+    if (bytes > maxBytes) throw new SnapshotTooLarge(rules.kind, maxBytes);
     const last = result.items.at(-1);
     if (!result.next || last === undefined || last.id === beforeId) return items;
     beforeId = last.id;

@@ -1,25 +1,35 @@
 // A write through the gateway, announced at once: the endpoint's event is published to every
 // subscriber of the account (on every replica, through the feed) and folded into the stored
-// snapshot, marked as written, so the next poll neither announces it again nor undoes it with a
-// walk that began before the write (snapshot.ts settleWalk).
+// snapshot, marked with the version it was applied to, so the next poll neither announces it again
+// nor undoes it with a walk that began before the write (snapshot.ts settleWalk). Before the
+// account's first walk the write is kept all the same (a snapshot of writes only), so the first
+// walk settles against it rather than announcing it a second time.
 import type { Endpoint } from '../upstream';
 import { type EndpointEventPayload, type EndpointWrite, endpointEvent } from './endpoint-events';
 import type { LiveFeed } from './feed';
 import { KINDS } from './kinds';
-import { nextVersion, type Snapshot } from './snapshot';
+import { isObserved, type Snapshot, type Unversioned } from './snapshot';
 import type { Snapshots } from './snapshots';
 
-/** The event a write makes against what subscribers last saw (`listed`), or none. */
+/** Writers racing one write's storing: far more than any account makes between two reads. */
+const MAX_SWAPS = 20;
+
+/**
+ * The event a write makes against what subscribers last saw (`listed`, in an observation or not),
+ * or none. Without an observation a write says itself what it was: a create is ONLINE, an update UPDATED.
+ */
 function eventOf(
   write: EndpointWrite,
+  stored: Snapshot<Endpoint> | undefined,
   listed: Endpoint | undefined,
   at: string,
 ): EndpointEventPayload | undefined {
   if (write.type === 'deleted') return listed ? endpointEvent('OFFLINE', listed, at) : undefined;
   // A poll that listed the write before its answer came back has announced it already.
-  const seen = listed?.updatedAt;
-  if (seen !== undefined && seen === write.endpoint.updatedAt) return undefined;
-  return endpointEvent(listed ? 'UPDATED' : 'ONLINE', write.endpoint, at);
+  if (listed !== undefined && listed.updatedAt === write.endpoint.updatedAt) return undefined;
+  if (listed !== undefined) return endpointEvent('UPDATED', write.endpoint, at);
+  const kind = isObserved(stored) || write.type === 'created' ? 'ONLINE' : 'UPDATED';
+  return endpointEvent(kind, write.endpoint, at);
 }
 
 /** The id a write is about. */
@@ -32,37 +42,45 @@ function itemsAfter(items: readonly Endpoint[], write: EndpointWrite, listed: bo
   return listed ? items.map((item) => (item.id === id ? write.endpoint : item)) : [write.endpoint, ...items];
 }
 
-/** The snapshot with the write applied and marked. */
+/** `stored` (or nothing yet) with the write applied and marked with the version it was applied to. */
 function applied(
-  snapshot: Snapshot<Endpoint>,
+  stored: Snapshot<Endpoint> | undefined,
   write: EndpointWrite,
   listed: boolean,
-  at: number,
-): Snapshot<Endpoint> {
+  observedAt: string,
+): Unversioned<Endpoint> {
   return {
-    version: nextVersion(snapshot),
-    observedAt: new Date(at).toISOString(),
-    items: itemsAfter(snapshot.items, write, listed),
-    writes: { ...snapshot.writes, [idOf(write)]: at },
+    observedAt,
+    items: itemsAfter(stored?.items ?? [], write, listed),
+    writes: { ...stored?.writes, [idOf(write)]: stored?.version ?? 0 },
+    ...(isObserved(stored) ? {} : { observed: false }),
   };
 }
 
 export async function announceEndpointWrite(
-  deps: { readonly feed: LiveFeed; readonly snapshots: Snapshots },
+  deps: { readonly feed: LiveFeed; readonly snapshots: Snapshots; readonly now?: () => number },
   digest: string,
   write: EndpointWrite,
 ): Promise<void> {
-  const at = Date.now();
-  const observedAt = new Date(at).toISOString();
-  const stored = (await deps.snapshots.get('endpoints', digest)) as Snapshot<Endpoint> | undefined;
-  const listed = stored?.items.find((item) => item.id === idOf(write));
-  const event = eventOf(write, listed, observedAt);
-  let version = nextVersion(stored);
-  if (stored !== undefined) {
-    const next = applied(stored, write, listed !== undefined, at);
-    version = next.version;
-    await deps.snapshots.set('endpoints', digest, next);
+  const observedAt = new Date((deps.now ?? Date.now)()).toISOString();
+  for (let attempt = 0; attempt < MAX_SWAPS; attempt += 1) {
+    const stored = (await deps.snapshots.get('endpoints', digest)) as Snapshot<Endpoint> | undefined;
+    const listed = stored?.items.find((item) => item.id === idOf(write));
+    const event = eventOf(write, stored, listed, observedAt);
+    const next = await deps.snapshots.swap(
+      'endpoints',
+      digest,
+      stored,
+      applied(stored, write, listed !== undefined, observedAt),
+    );
+    if (next === undefined) continue;
+    if (event !== undefined)
+      deps.feed.publish(KINDS.endpoints.topic, digest, {
+        type: 'changes',
+        version: next.version,
+        events: [event],
+      });
+    return;
   }
-  if (event !== undefined)
-    deps.feed.publish(KINDS.endpoints.topic, digest, { type: 'changes', version, events: [event] });
+  throw new Error('the endpoints snapshot kept changing while a write was stored');
 }

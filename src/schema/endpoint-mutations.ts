@@ -109,7 +109,7 @@ builder.mutationFields((t) => ({
         withReason,
       );
       prime(ctx, endpoint.id, endpoint);
-      await ctx.endpointWritten({ type: 'saved', endpoint });
+      await ctx.endpointWritten({ type: 'created', endpoint });
       return endpoint;
     },
   }),
@@ -133,7 +133,7 @@ builder.mutationFields((t) => ({
       forgetBefore(ctx, id);
       const endpoint = await refusalShown(ctx.client.updateEndpoint(id, fields), withReason);
       prime(ctx, id, endpoint);
-      await ctx.endpointWritten({ type: 'saved', endpoint });
+      await ctx.endpointWritten({ type: 'updated', endpoint });
       return endpoint;
     },
   }),

@@ -1,7 +1,7 @@
 // What the two live subscriptions (tunnelEvents, endpointEvents) share: the includeCurrent argument,
 // the stream from the context, and the error that may end it, thrown as the stream's last result.
 import type { ObjectRef } from '@pothos/core';
-import type { Context } from '../context';
+import { type Context, enterEvent } from '../context';
 import { GatewayError } from '../errors';
 import type { LiveEvent } from '../live/kinds';
 import type { StreamItem } from '../live/stream';
@@ -34,8 +34,10 @@ export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSu
       },
       subscribe: (_root, args, ctx) => spec.stream(ctx, args.includeCurrent ?? false),
       // The stream's last item may be the error that ends it (a refused credential).
-      resolve: (item: StreamItem) => {
+      resolve: (item: StreamItem, _args, ctx) => {
         if (item instanceof GatewayError) throw item;
+        // Its joins are resolved with this event's own lookups, shared by the account's subscribers.
+        enterEvent(ctx, item);
         // An event of this subscription's kind: its stream carries no other (Pothos cannot see that).
         return item as never;
       },

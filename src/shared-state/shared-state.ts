@@ -118,7 +118,7 @@ export function createSharedState(config: SharedStateConfig, logger?: Logger): S
     ),
     snapshots: withFallback<SnapshotStore>(
       redis,
-      { get: true, set: true },
+      { get: true, set: true, read: true, swap: true },
       new RedisSnapshotStore(client, keys),
       inProcess.snapshots,
     ),

@@ -184,8 +184,8 @@ describe.runIf(redisTestsRun)('endpoint events across three replicas', () => {
 
   it('no Redis key, value or pub/sub message carries the credential', async () => {
     const { keys, texts: dump } = await redisContents(admin);
-    expect(keys).toContain(`${PREFIX}snapshot:endpoints:${DIGEST}`);
-    expect(keys).toContain(`${PREFIX}snapshot:${DIGEST}`);
+    expect(keys).toContain(`${PREFIX}live-snapshot:endpoints:${DIGEST}`);
+    expect(keys).toContain(`${PREFIX}live-snapshot:tunnels:${DIGEST}`);
     expect(dump.join('\n')).not.toContain(KEY);
     expect(dump.join('\n')).not.toContain('unexpected type');
     const topics = new Set(messages.map((m) => m.slice(0, m.indexOf(' '))));

@@ -154,7 +154,7 @@ describe.runIf(redisTestsRun)('live events across three replicas', () => {
 
   it('no Redis key, value or pub/sub message carries the credential', async () => {
     const { keys, texts: dump } = await redisContents(admin);
-    expect(keys).toContain(`${PREFIX}snapshot:${DIGEST}`);
+    expect(keys).toContain(`${PREFIX}live-snapshot:tunnels:${DIGEST}`);
     expect(dump.join('\n')).not.toContain(KEY);
     expect(dump.join('\n')).not.toContain('unexpected type');
     expect(messages.length).toBeGreaterThan(0);

@@ -28,15 +28,24 @@ export const LIVE_ENV = {
 export async function startReplica(
   main: string,
   name: string,
-  options: { sandbox: Sandbox; redisUrl: string; keyPrefix: string },
+  options: {
+    sandbox: Sandbox;
+    redisUrl: string;
+    keyPrefix: string;
+    /** Where its upstream calls go instead of the stand-in (a relay in front of it). */
+    upstreamUrl?: string;
+    /** More settings (or NODE_OPTIONS). */
+    env?: Record<string, string>;
+  },
 ): Promise<Replica> {
   const gateway = await startProcess(main, {
     NODE_ENV: 'test',
     HOST: '127.0.0.1',
-    NGROK_API_URL: options.sandbox.url,
+    NGROK_API_URL: options.upstreamUrl ?? options.sandbox.url,
     REDIS_URL: options.redisUrl,
     REDIS_KEY_PREFIX: options.keyPrefix,
     ...LIVE_ENV,
+    ...options.env,
   });
   // Until Redis answers a replica keeps its state to itself: the tests start once all are connected.
   await until(() => gateway.output().includes('Redis connected'), `${name} to reach Redis`, 20_000);

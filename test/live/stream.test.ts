@@ -34,7 +34,14 @@ const event = (kind: 'ONLINE' | 'OFFLINE', id: string, version: number): TunnelE
 });
 const label = (item: StreamItem) =>
   item instanceof GatewayError ? item.code : `${item.kind}:${(item as TunnelEventPayload).tunnelId}`;
-const newStore = () => new Snapshots(new MemorySnapshotStore(), 60_000);
+const newStore = () => new Snapshots(new MemorySnapshotStore(), 60_000, 1 << 20);
+/** Stores the tunnels `ids` as the account's next snapshot; resolves the version the store gave it. */
+async function put(store: Snapshots, ids: string[]): Promise<number> {
+  const { items, observedAt } = snapshot(1, ids);
+  const next = await store.swap('tunnels', DIGEST, await store.get('tunnels', DIGEST), { observedAt, items });
+  if (next === undefined) throw new Error('no snapshot stored');
+  return next.version;
+}
 /** The account's tunnel events as a stream reads them. */
 const channelOf = (feed: PubSubFeed, store: Snapshots): Channel => ({
   listen: (listener) => feed.listen('tunnelEvents', DIGEST, listener),
@@ -60,7 +67,7 @@ describe('a subscriber stream', () => {
   it('includeCurrent: changes already in the snapshot it starts from are not sent again', async () => {
     const feed = new PubSubFeed();
     const store = newStore();
-    await store.set('tunnels', DIGEST, snapshot(1, ['tn_a']));
+    await put(store, ['tn_a']);
     const stream = new EventStream({
       channel: channelOf(feed, store),
       includeCurrent: true,
@@ -68,17 +75,17 @@ describe('a subscriber stream', () => {
       capBytes: CAP,
     });
     // Observation 2 lands after the stream listens and before it reads the snapshot.
-    await store.set('tunnels', DIGEST, snapshot(2, ['tn_b', 'tn_a']));
+    const second = await put(store, ['tn_b', 'tn_a']);
     feed.publish('tunnelEvents', DIGEST, {
       type: 'changes',
-      version: 2,
+      version: second,
       events: [event('ONLINE', 'tn_b', 2)],
     });
     await tick();
     expect(await take(stream, 2)).toEqual(['ONLINE:tn_b', 'ONLINE:tn_a']);
     feed.publish('tunnelEvents', DIGEST, {
       type: 'changes',
-      version: 3,
+      version: second + 1,
       events: [event('OFFLINE', 'tn_a', 3)],
     });
     expect(await take(stream, 1)).toEqual(['OFFLINE:tn_a']);
@@ -96,8 +103,8 @@ describe('a subscriber stream', () => {
     });
     const first = take(stream, 2);
     await tick();
-    await store.set('tunnels', DIGEST, snapshot(1, ['tn_b', 'tn_a']));
-    feed.publish('tunnelEvents', DIGEST, { type: 'baseline', version: 1 });
+    const baseline = await put(store, ['tn_b', 'tn_a']);
+    feed.publish('tunnelEvents', DIGEST, { type: 'baseline', version: baseline });
     expect(await first).toEqual(['ONLINE:tn_b', 'ONLINE:tn_a']);
     await stream.return();
   });

@@ -57,6 +57,13 @@ export const live = {
     defaultText: '4194304 (4 MiB)',
     parse: integer(1024, 1_073_741_824),
   }),
+  maxSnapshotBytes: option({
+    env: 'LIVE_MAX_SNAPSHOT_BYTES',
+    help: "live events: bytes (as JSON) one account's list may take in the snapshot all its subscribers share; past it that list's streams end with LIVE_SNAPSHOT_TOO_LARGE",
+    default: 32 * 1024 * 1024,
+    defaultText: '33554432 (32 MiB)',
+    parse: integer(1024, 60 * 1024 * 1024),
+  }),
   leaseTtlMs: option({
     env: 'LIVE_LEASE_TTL_MS',
     help: 'tunnelEvents with REDIS_URL: how long the lease of the replica polling an account lasts unrenewed (renewed every third of it); after it another replica with subscribers takes over',

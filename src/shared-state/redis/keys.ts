@@ -14,6 +14,8 @@ export interface KeyNames {
   cacheEntries(digest: string): string;
   lease(name: string): string;
   snapshot(digest: string): string;
+  /** A live snapshot's hash (version and JSON), named by list and credential digest. */
+  liveSnapshot(name: string): string;
   /** Pub/sub channel of a topic (yoga's createPubSub topic names). */
   channel(topic: string): string;
 }
@@ -29,6 +31,7 @@ export function keyNames(prefix: string = DEFAULT_KEY_PREFIX): KeyNames {
     cacheEntries: (digest) => `${prefix}cache:${digest}:`,
     lease: (name) => `${prefix}lease:${name}`,
     snapshot: (digest) => `${prefix}snapshot:${digest}`,
+    liveSnapshot: (name) => `${prefix}live-snapshot:${name}`,
     channel: (topic) => `${prefix}events:${topic}`,
   };
 }

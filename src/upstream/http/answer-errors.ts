@@ -12,7 +12,7 @@ const AUTH_ERROR_CODES = new Set(
 /** The codes an error answer can map to. */
 type AnswerCode = Exclude<
   ErrorCode,
-  'INTERNAL_SERVER_ERROR' | 'UPSTREAM_BAD_RESPONSE' | 'OPERATION_TOO_EXPENSIVE'
+  'INTERNAL_SERVER_ERROR' | 'UPSTREAM_BAD_RESPONSE' | 'OPERATION_TOO_EXPENSIVE' | 'LIVE_SNAPSHOT_TOO_LARGE'
 >;
 
 interface Rule {

@@ -1,0 +1,95 @@
+// Each live event's joins are resolved afresh (endpoint → tunnel → node): an event after the
+// tunnel went away shows it gone, not as the first event saw it; an error in one event's join is
+// that event's alone. And they are resolved once for every subscriber of the account: three
+// subscribers of one ONLINE cost one GET of its tunnel.
+import { afterEach, describe, expect, it } from 'vitest';
+import { makeTunnels } from '../../src/sandbox';
+import { walked } from './endpoint-support';
+import { ENDPOINT_EVENTS, KEY, type Stack, type Subscriber, sse, startLiveStack, until } from './support';
+
+const JOINED = ENDPOINT_EVENTS('id tunnel { id node { ... on Tunnel { id region } } }');
+
+interface Joined {
+  kind: string;
+  endpoint: { tunnel: { id: string; node: { id: string; region: string } | null } | null };
+}
+
+describe('the joins of live events', () => {
+  let stack: Stack;
+  const open: Subscriber[] = [];
+  afterEach(async () => {
+    for (const s of open.splice(0)) s.close();
+    await stack.close();
+  });
+
+  /** Three endpoint subscribers selecting the tunnel of each endpoint, once the baseline walk is done. */
+  async function subscribers(): Promise<Subscriber[]> {
+    stack = await startLiveStack({
+      accounts: { [KEY]: { tunnels: makeTunnels(1, { seed: 81, kind: 'agent' }) } },
+      env: { UPSTREAM_RETRIES: '0', BREAKER_FAILURE_THRESHOLD: '0' },
+    });
+    const three = [await sse(stack.url, KEY, {}, JOINED), await sse(stack.url, KEY, {}, JOINED)];
+    three.push(await sse(stack.url, KEY, {}, JOINED));
+    open.push(...three);
+    await until(() => stack.gateway.live.count(KEY) === 3, 'three subscriptions');
+    await walked(stack, 'endpoints', 0, 1);
+    return three;
+  }
+
+  const shown = (s: Subscriber, i: number) => {
+    const result = s.results[i];
+    return { event: result?.data?.endpointEvents as Joined | undefined, errors: result?.errors };
+  };
+
+  it("a later event sees the tunnel as it is then; one event's joins cost one call for every subscriber", async () => {
+    const three = await subscribers();
+    const added = stack.sandbox.addTunnel(KEY);
+    for (const s of three) await s.received(1);
+    for (const s of three) {
+      expect(shown(s, 0)).toEqual({
+        event: expect.objectContaining({
+          kind: 'ONLINE',
+          endpoint: expect.objectContaining({
+            tunnel: { id: added.id, node: { id: added.id, region: added.region } },
+          }),
+        }),
+        errors: undefined,
+      });
+    }
+    // One GET of the tunnel for the three subscribers.
+    expect(stack.sandbox.calls('getTunnel')).toBe(1);
+
+    stack.sandbox.removeTunnel(KEY, added.id);
+    for (const s of three) await s.received(2);
+    for (const s of three) {
+      const { event, errors } = shown(s, 1);
+      expect(errors).toBeUndefined();
+      expect(event?.kind).toBe('OFFLINE');
+      // Looked up again for this event: the tunnel is gone now.
+      expect(event?.endpoint.tunnel).toEqual({ id: added.id, node: null });
+    }
+    expect(stack.sandbox.calls('getTunnel')).toBe(2);
+  });
+
+  it("a failed join is that event's error only: the next event's join is asked again", async () => {
+    const three = await subscribers();
+    stack.sandbox.inject('getTunnel', { kind: 'status', status: 500 });
+    const added = stack.sandbox.addTunnel(KEY);
+    for (const s of three) await s.received(1);
+    for (const s of three) {
+      const { event, errors } = shown(s, 0);
+      expect(event?.endpoint.tunnel?.node).toBeNull();
+      expect(errors?.[0]?.extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
+    }
+    expect(stack.sandbox.calls('getTunnel')).toBe(1);
+
+    stack.sandbox.removeTunnel(KEY, added.id);
+    for (const s of three) await s.received(2);
+    for (const s of three) {
+      const { event, errors } = shown(s, 1);
+      expect(errors).toBeUndefined();
+      expect(event?.endpoint.tunnel).toEqual({ id: added.id, node: null });
+    }
+    expect(stack.sandbox.calls('getTunnel')).toBe(2);
+  });
+});
