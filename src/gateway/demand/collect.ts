@@ -36,16 +36,27 @@ function applies(op: Operation, condition: string | undefined, type: GraphQLObje
   return named !== undefined && isAbstractType(named) && op.schema.isSubType(named, type);
 }
 
+/**
+ * What a lone selection set collects on each type, when no directive took part: the same for every
+ * plan of its document (a node belongs to one document, as do the fragments it spreads).
+ */
+const collected = new WeakMap<SelectionSetNode, Map<string, Map<string, FieldNode[]>>>();
+
 /** The fields each response name asks of `type`, from every selection set given. */
 export function collectFields(
   op: Operation,
   type: GraphQLObjectType,
   sets: readonly SelectionSetNode[],
 ): Map<string, FieldNode[]> {
+  const lone = sets.length === 1 ? sets[0] : undefined;
+  const known = lone && collected.get(lone)?.get(type.name);
+  if (known) return known;
   const fields = new Map<string, FieldNode[]>();
   const spread = new Set<string>();
+  let directed = false;
   const visit = (set: SelectionSetNode) => {
     for (const selection of set.selections) {
+      if (selection.directives?.length) directed = true;
       if (!included(op, selection)) continue;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
@@ -64,6 +75,11 @@ export function collectFields(
     }
   };
   for (const set of sets) visit(set);
+  if (lone && !directed) {
+    const byType = collected.get(lone) ?? new Map<string, Map<string, FieldNode[]>>();
+    collected.set(lone, byType);
+    byType.set(type.name, fields);
+  }
   return fields;
 }
 
