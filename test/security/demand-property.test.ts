@@ -26,6 +26,9 @@ describe(`the planner's upper bound on ${OPERATIONS} random operations (seed ${S
     const listed = stack.sandbox.account('key-0');
     ids = {
       tunnels: (listed.tunnels ?? []).map((t) => t.id),
+      sessions: [...new Set((listed.tunnels ?? []).map((t) => t.tunnel_session.id))],
+      domains: (listed.reservedDomains ?? []).map((d) => d.id),
+      addresses: (listed.reservedAddrs ?? []).map((a) => a.id),
       endpoints: stack.sandbox.listEndpoints('key-0').map((e) => e.id),
       routes: (listed.edges ?? []).flatMap((e) => e.routes.map((r) => ({ edgeId: e.id, routeId: r.id }))),
     };
@@ -33,6 +36,8 @@ describe(`the planner's upper bound on ${OPERATIONS} random operations (seed ${S
   afterAll(() => stack.close());
 
   it('made <= predicted for every operation, no 5xx', async ({ annotate }) => {
+    // Every kind of id the schema serves is there to ask for.
+    for (const pool of Object.values(ids)) expect(pool.length).toBeGreaterThan(0);
     const random = seededRandom(SEED);
     let ran = 0;
     let slack = 0;

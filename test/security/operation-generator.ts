@@ -29,6 +29,9 @@ export function seededRandom(seed: number): () => number {
 export interface IdPools {
   readonly tunnels: readonly string[];
   readonly endpoints: readonly string[];
+  readonly sessions: readonly string[];
+  readonly domains: readonly string[];
+  readonly addresses: readonly string[];
   readonly routes: readonly { edgeId: string; routeId: string }[];
 }
 
@@ -38,7 +41,6 @@ export interface Generated {
 }
 
 const FIRSTS = [undefined, 1, 2, 7, 20, 99, 100, 101, 0, -1, -100000000];
-const QUERY_FIELDS = ['tunnels', 'endpoints', 'tunnel', 'endpoint', 'node', 'nodes', 'httpsEdgeRouteBackend'];
 const MAX_JOINS = 3;
 
 class Generator {
@@ -70,11 +72,14 @@ class Generator {
 
   private anyId(): string {
     const kind = this.random();
-    if (kind < 0.35) return this.pick(this.ids.tunnels);
-    if (kind < 0.7) return this.pick(this.ids.endpoints);
-    if (kind < 0.8) return `tn_${'Z'.repeat(27)}`;
-    if (kind < 0.9) return 'ts_2J0000000000000000000000001';
-    return this.chance(0.5) ? 'edghts_1' : 'not an id';
+    if (kind < 0.25) return this.pick(this.ids.tunnels);
+    if (kind < 0.5) return this.pick(this.ids.endpoints);
+    if (kind < 0.6) return this.pick(this.ids.sessions);
+    if (kind < 0.68) return this.pick(this.ids.domains);
+    if (kind < 0.76) return this.pick(this.ids.addresses);
+    if (kind < 0.84) return `tn_${'Z'.repeat(27)}`;
+    if (kind < 0.92) return 'ts_2J0000000000000000000000001';
+    return this.chance(0.5) ? 'cr_2J0000000000000000000000001' : 'not an id';
   }
 
   private args(field: GraphQLField<unknown, unknown>): string {
@@ -85,12 +90,15 @@ class Generator {
         const first = this.pick(FIRSTS);
         if (first !== undefined) given.push(`first: ${this.value('Int', first)}`);
       } else if (name === 'id') {
-        const id =
-          field.name === 'tunnel'
-            ? this.pick(this.ids.tunnels)
-            : field.name === 'endpoint'
-              ? this.pick(this.ids.endpoints)
-              : this.anyId();
+        const own: Record<string, readonly string[]> = {
+          tunnel: this.ids.tunnels,
+          endpoint: this.ids.endpoints,
+          tunnelSession: this.ids.sessions,
+          reservedDomain: this.ids.domains,
+          reservedAddress: this.ids.addresses,
+        };
+        const pool = own[field.name];
+        const id = pool ? this.pick(pool) : this.anyId();
         given.push(`id: ${this.value('ID!', this.chance(0.1) ? this.anyId() : id)}`);
       } else if (name === 'ids') {
         const n = this.chance(0.05) ? 101 : Math.floor(this.random() * 12);
@@ -133,7 +141,7 @@ class Generator {
       return `{ __typename ${parts.join(' ')} }`;
     }
     if (!isObjectType(type)) return '';
-    const fields = Object.values(type.getFields()).filter((f) => f.args.length === 0 || f.name === 'node');
+    const fields = Object.values(type.getFields());
     const chosen = fields.filter(() => this.chance(depth > 4 ? 0.2 : 0.45)).slice(0, 6);
     if (chosen.length === 0)
       chosen.push(
@@ -159,10 +167,11 @@ class Generator {
   ): string[] {
     const named = getNamedType(field.type);
     if (isLeafType(named)) return [`${this.alias()}${field.name}${this.directive()}`];
-    const join = parent.name === 'Ref' && field.name === 'node';
+    // A join: Ref.node, or a reverse join (an agent's or a reservation's endpoints).
+    const join = (parent.name === 'Ref' && field.name === 'node') || field.args.length > 0;
     if ((join && joins >= MAX_JOINS) || depth > 9) return [];
     return [
-      `${this.alias()}${field.name}${this.directive()} ${this.selection(named, joins + (join ? 1 : 0), depth + 1)}`,
+      `${this.alias()}${field.name}${this.args(field)}${this.directive()} ${this.selection(named, joins + (join ? 1 : 0), depth + 1)}`,
     ];
   }
 
@@ -171,8 +180,9 @@ class Generator {
     const query = this.schema.getQueryType() as GraphQLObjectType;
     const count = 1 + Math.floor(this.random() * 3);
     const parts: string[] = [];
+    const roots = Object.values(query.getFields());
     for (let i = 0; i < count; i += 1) {
-      const field = query.getFields()[this.pick(QUERY_FIELDS)] as GraphQLField<unknown, unknown>;
+      const field = this.pick(roots);
       parts.push(
         `${this.alias()}${field.name}${this.args(field)}${this.directive()} ${this.selection(getNamedType(field.type), 0, 1)}`,
       );
@@ -189,6 +199,7 @@ class Generator {
       `{ updateEndpoint(input: { id: ${this.value('ID!', endpoint)}, description: "d" }) ${payload} }`,
       `{ deleteEndpoint(input: { id: "ep_${'Q'.repeat(27)}" }) { __typename } }`,
       `{ deleteHttpsEdgeRouteBackend(input: { edgeId: "${route.edgeId}", routeId: "${route.routeId}" }) { __typename } }`,
+      `{ commandTunnelSession(input: { id: ${this.value('ID!', this.pick(this.ids.sessions))}, command: ${this.pick(['STOP', 'RESTART', 'UPDATE'])} }) { __typename } }`,
     ]);
   }
 
