@@ -6,6 +6,7 @@ import type { TokenScope } from './config';
 import { missingCredential } from './errors';
 import type { SubscriberLink } from './live/backlog';
 import type { EndpointWrite } from './live/endpoint-events';
+import type { LiveKind } from './live/kinds';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
 import { EndpointLookup } from './loaders/endpoint-lookup';
@@ -45,10 +46,11 @@ export interface Context {
   readonly reservedAddresses: ListedLookup<ReservedAddress>;
   readonly scopes: readonly TokenScope[];
   readonly authenticated: boolean;
-  /** This credential's live tunnel events (Subscription.tunnelEvents); refuses without a credential. */
-  readonly tunnelEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
-  /** This credential's live endpoint events (Subscription.endpointEvents); refuses without a credential. */
-  readonly endpointEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
+  /**
+   * This credential's live events of one list (Subscription.tunnelEvents, endpointEvents,
+   * tunnelSessionEvents); refuses without a credential.
+   */
+  readonly liveEvents: (kind: LiveKind, includeCurrent: boolean) => AsyncIterable<StreamItem>;
   /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
   readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
   /** The lookups a live event's joins are resolved with, shared by the account's subscribers here. */
@@ -94,15 +96,10 @@ export function createContext(
     reservedAddresses: new ListedLookup(client, RESERVED_ADDRESSES, listings),
     scopes: credential?.scopes ?? [],
     authenticated: credential !== null,
-    tunnelEvents: (includeCurrent) => {
+    liveEvents: (kind, includeCurrent) => {
       if (credential === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(client.credential, 'tunnels', includeCurrent, link);
-    },
-    endpointEvents: (includeCurrent) => {
-      if (credential === null) throw missingCredential();
-      if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(client.credential, 'endpoints', includeCurrent, link);
+      return live.subscribe(client.credential, kind, includeCurrent, link);
     },
     endpointWritten: async (write) => {
       if (credential !== null) await live?.endpointWritten(client.credential, write);
