@@ -289,6 +289,26 @@ subscription EndpointEvents($includeCurrent: Boolean = false) {
 }
 `,
   },
+  {
+    name: 'AgentEvents',
+    variables: () => ({ includeCurrent: true }),
+    document: /* GraphQL */ `# Live: an ONLINE event for every agent online now (includeCurrent), then each agent that connects or goes away (a STOP or RESTART too, at the next poll).
+subscription AgentEvents($includeCurrent: Boolean = false) {
+  tunnelSessionEvents(includeCurrent: $includeCurrent) {
+    kind
+    tunnelSessionId
+    observedAt
+    tunnelSession {
+      id
+      os
+      agentVersion
+      region
+      startedAt
+    }
+  }
+}
+`,
+  },
 ];
 
 /** The example operation of that name (tests, recipes); throws for a name that is not one. */
