@@ -57,12 +57,11 @@ export interface Context {
   readonly eventLookups: (event: object) => EventLookups;
 }
 
-/** One live event's lookups, and the key Pothos keeps that event's DataLoaders under. */
-export interface EventLookups {
-  readonly tunnels: TunnelLookup;
-  readonly endpoints: EndpointLookup;
-  readonly [contextCacheSymbol]: object;
-}
+/** One live event's lookups (every kind a join may read), and the key Pothos keeps its DataLoaders under. */
+export type EventLookups = Pick<
+  Context,
+  'tunnels' | 'endpoints' | 'tunnelSessions' | 'reservedDomains' | 'reservedAddresses'
+> & { readonly [contextCacheSymbol]: object };
 
 /**
  * Points `ctx` at `event`'s own lookups and DataLoaders before the event is resolved: each event of a
@@ -72,6 +71,19 @@ export interface EventLookups {
  */
 export function enterEvent(ctx: Context, event: object): void {
   Object.assign(ctx, ctx.eventLookups(event));
+}
+
+/** One operation's (or one live event's) lookups of every kind, reading through `client`. */
+function lookupsOf(client: NgrokClient): Omit<EventLookups, typeof contextCacheSymbol> {
+  // One set of lists in flight for every lookup: references wait for any list of the operation.
+  const listings = new Listings();
+  return {
+    tunnels: new TunnelLookup(client, listings),
+    endpoints: new EndpointLookup(client, listings),
+    tunnelSessions: new ListedLookup(client, TUNNEL_SESSIONS, listings),
+    reservedDomains: new ListedLookup(client, RESERVED_DOMAINS, listings),
+    reservedAddresses: new ListedLookup(client, RESERVED_ADDRESSES, listings),
+  };
 }
 
 export function createContext(
@@ -84,16 +96,10 @@ export function createContext(
   link?: SubscriberLink,
 ): Context {
   const client = new NgrokClient(transport.scoped(upstreamScope), credential?.apiKey ?? null, cache);
-  // One set of lists in flight for every lookup: references wait for any list of the operation.
-  const listings = new Listings();
   return {
     upstreamScope,
     client,
-    tunnels: new TunnelLookup(client, listings),
-    endpoints: new EndpointLookup(client, listings),
-    tunnelSessions: new ListedLookup(client, TUNNEL_SESSIONS, listings),
-    reservedDomains: new ListedLookup(client, RESERVED_DOMAINS, listings),
-    reservedAddresses: new ListedLookup(client, RESERVED_ADDRESSES, listings),
+    ...lookupsOf(client),
     scopes: credential?.scopes ?? [],
     authenticated: credential !== null,
     liveEvents: (kind, includeCurrent) => {
@@ -108,7 +114,7 @@ export function createContext(
       const make = (): EventLookups => {
         // No read cache and no request's tally or deadline: the event's lookups outlive any request.
         const shared = new NgrokClient(transport.scoped(newScope()), credential?.apiKey ?? null);
-        const lookups = { tunnels: new TunnelLookup(shared), endpoints: new EndpointLookup(shared) };
+        const lookups = lookupsOf(shared);
         return { ...lookups, [contextCacheSymbol]: lookups };
       };
       return live && credential !== null ? live.joinsOf(client.credential, event, make) : make();
