@@ -6,6 +6,7 @@ import type { TokenScope } from './config';
 import { missingCredential } from './errors';
 import type { SubscriberLink } from './live/backlog';
 import type { EndpointWrite } from './live/endpoint-events';
+import type { LiveKind } from './live/kinds';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
 import { EndpointLookup } from './loaders/endpoint-lookup';
@@ -45,22 +46,22 @@ export interface Context {
   readonly reservedAddresses: ListedLookup<ReservedAddress>;
   readonly scopes: readonly TokenScope[];
   readonly authenticated: boolean;
-  /** This credential's live tunnel events (Subscription.tunnelEvents); refuses without a credential. */
-  readonly tunnelEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
-  /** This credential's live endpoint events (Subscription.endpointEvents); refuses without a credential. */
-  readonly endpointEvents: (includeCurrent: boolean) => AsyncIterable<StreamItem>;
+  /**
+   * This credential's live events of one list (Subscription.tunnelEvents, endpointEvents,
+   * tunnelSessionEvents); refuses without a credential.
+   */
+  readonly liveEvents: (kind: LiveKind, includeCurrent: boolean) => AsyncIterable<StreamItem>;
   /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
   readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
   /** The lookups a live event's joins are resolved with, shared by the account's subscribers here. */
   readonly eventLookups: (event: object) => EventLookups;
 }
 
-/** One live event's lookups, and the key Pothos keeps that event's DataLoaders under. */
-export interface EventLookups {
-  readonly tunnels: TunnelLookup;
-  readonly endpoints: EndpointLookup;
-  readonly [contextCacheSymbol]: object;
-}
+/** One live event's lookups (every kind a join may read), and the key Pothos keeps its DataLoaders under. */
+export type EventLookups = Pick<
+  Context,
+  'tunnels' | 'endpoints' | 'tunnelSessions' | 'reservedDomains' | 'reservedAddresses'
+> & { readonly [contextCacheSymbol]: object };
 
 /**
  * Points `ctx` at `event`'s own lookups and DataLoaders before the event is resolved: each event of a
@@ -70,6 +71,19 @@ export interface EventLookups {
  */
 export function enterEvent(ctx: Context, event: object): void {
   Object.assign(ctx, ctx.eventLookups(event));
+}
+
+/** One operation's (or one live event's) lookups of every kind, reading through `client`. */
+function lookupsOf(client: NgrokClient): Omit<EventLookups, typeof contextCacheSymbol> {
+  // One set of lists in flight for every lookup: references wait for any list of the operation.
+  const listings = new Listings();
+  return {
+    tunnels: new TunnelLookup(client, listings),
+    endpoints: new EndpointLookup(client, listings),
+    tunnelSessions: new ListedLookup(client, TUNNEL_SESSIONS, listings),
+    reservedDomains: new ListedLookup(client, RESERVED_DOMAINS, listings),
+    reservedAddresses: new ListedLookup(client, RESERVED_ADDRESSES, listings),
+  };
 }
 
 export function createContext(
@@ -82,27 +96,16 @@ export function createContext(
   link?: SubscriberLink,
 ): Context {
   const client = new NgrokClient(transport.scoped(upstreamScope), credential?.apiKey ?? null, cache);
-  // One set of lists in flight for every lookup: references wait for any list of the operation.
-  const listings = new Listings();
   return {
     upstreamScope,
     client,
-    tunnels: new TunnelLookup(client, listings),
-    endpoints: new EndpointLookup(client, listings),
-    tunnelSessions: new ListedLookup(client, TUNNEL_SESSIONS, listings),
-    reservedDomains: new ListedLookup(client, RESERVED_DOMAINS, listings),
-    reservedAddresses: new ListedLookup(client, RESERVED_ADDRESSES, listings),
+    ...lookupsOf(client),
     scopes: credential?.scopes ?? [],
     authenticated: credential !== null,
-    tunnelEvents: (includeCurrent) => {
+    liveEvents: (kind, includeCurrent) => {
       if (credential === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(client.credential, 'tunnels', includeCurrent, link);
-    },
-    endpointEvents: (includeCurrent) => {
-      if (credential === null) throw missingCredential();
-      if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(client.credential, 'endpoints', includeCurrent, link);
+      return live.subscribe(client.credential, kind, includeCurrent, link);
     },
     endpointWritten: async (write) => {
       if (credential !== null) await live?.endpointWritten(client.credential, write);
@@ -111,7 +114,7 @@ export function createContext(
       const make = (): EventLookups => {
         // No read cache and no request's tally or deadline: the event's lookups outlive any request.
         const shared = new NgrokClient(transport.scoped(newScope()), credential?.apiKey ?? null);
-        const lookups = { tunnels: new TunnelLookup(shared), endpoints: new EndpointLookup(shared) };
+        const lookups = lookupsOf(shared);
         return { ...lookups, [contextCacheSymbol]: lookups };
       };
       return live && credential !== null ? live.joinsOf(client.credential, event, make) : make();

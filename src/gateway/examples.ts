@@ -2,6 +2,7 @@
 // documents GraphQL Code Generator and .graphqlrc.yml read (the /* GraphQL */ templates below).
 // They live in the source so a build carries them; nothing here reads files or knows the stand-in.
 import type { ExampleIds } from './example-ids';
+import { LIVE_EXAMPLES } from './live-examples';
 
 export interface ExampleOperation {
   readonly name: string;
@@ -251,44 +252,7 @@ mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: St
 }
 `,
   },
-  {
-    name: 'TunnelEvents',
-    variables: () => ({ includeCurrent: true }),
-    document: /* GraphQL */ `# Live: an ONLINE event for every tunnel online now (includeCurrent), then each tunnel that comes online or goes offline.
-subscription TunnelEvents($includeCurrent: Boolean = false) {
-  tunnelEvents(includeCurrent: $includeCurrent) {
-    kind
-    tunnelId
-    observedAt
-    tunnel {
-      id
-      publicUrl
-      proto
-      region
-    }
-  }
-}
-`,
-  },
-  {
-    name: 'EndpointEvents',
-    variables: () => ({ includeCurrent: true }),
-    document: /* GraphQL */ `# Live: an ONLINE event for every endpoint listed now (includeCurrent), then each one that appears, changes (UPDATED) or goes.
-subscription EndpointEvents($includeCurrent: Boolean = false) {
-  endpointEvents(includeCurrent: $includeCurrent) {
-    kind
-    endpointId
-    observedAt
-    endpoint {
-      id
-      url
-      type
-      updatedAt
-    }
-  }
-}
-`,
-  },
+  ...LIVE_EXAMPLES,
 ];
 
 /** The example operation of that name (tests, recipes); throws for a name that is not one. */

@@ -19,7 +19,7 @@ export type FeedMessage =
       readonly upstream?: UpstreamInfo;
     };
 
-export type Topic = 'tunnelEvents' | 'endpointEvents';
+export type Topic = 'tunnelEvents' | 'endpointEvents' | 'tunnelSessionEvents';
 
 export type Topics = Record<Topic, [digest: string, message: FeedMessage]>;
 

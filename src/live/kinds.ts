@@ -1,15 +1,25 @@
-// The two kinds of live events, as one table: which list a poller walks for each, the feed topic
-// its changes go to, and how two observations of it differ. Everything else in live/ is the same
-// for both kinds.
-import type { Endpoint, NgrokClient, Tunnel } from '../upstream';
+// The kinds of live events, as one table: which list a poller walks for each, the feed topic its
+// changes go to, and how two observations of it differ. Everything else in live/ is the same for
+// every kind.
+import {
+  type Endpoint,
+  type NgrokClient,
+  TUNNEL_SESSIONS,
+  type Tunnel,
+  type TunnelSession,
+} from '../upstream';
 import { type EndpointEventPayload, endpointChanges, endpointEvent } from './endpoint-events';
+import { type PresenceKind, presenceChanges } from './presence-events';
 import type { Listed, Snapshot } from './snapshot';
-import { type TunnelEventPayload, tunnelChanges, tunnelEvent } from './tunnel-events';
+import { type TunnelEventPayload, tunnelEvent } from './tunnel-events';
+import { type TunnelSessionEventPayload, tunnelSessionEvent } from './tunnel-session-events';
 
-export type LiveKind = 'tunnels' | 'endpoints';
-export const LIVE_KINDS: readonly LiveKind[] = ['tunnels', 'endpoints'];
+/** A list the poller walks, named as the upstream names it. */
+export type LiveKind = 'tunnels' | 'endpoints' | 'tunnel_sessions';
+/** In the order a turn walks them. */
+export const LIVE_KINDS: readonly LiveKind[] = ['tunnels', 'endpoints', 'tunnel_sessions'];
 
-export type LiveEvent = TunnelEventPayload | EndpointEventPayload;
+export type LiveEvent = TunnelEventPayload | EndpointEventPayload | TunnelSessionEventPayload;
 
 /** One page of a list, newest first; `next` false on its last page. */
 export interface ListPage<T extends Listed> {
@@ -20,7 +30,7 @@ export interface ListPage<T extends Listed> {
 export interface KindRules<T extends Listed, E extends LiveEvent> {
   readonly kind: LiveKind;
   /** The feed topic of this kind's changes (and of the error that ends its streams). */
-  readonly topic: 'tunnelEvents' | 'endpointEvents';
+  readonly topic: 'tunnelEvents' | 'endpointEvents' | 'tunnelSessionEvents';
   /** One page of the poller's walk (limit 100, before `beforeId`), claimed as a poll call. */
   page(client: NgrokClient, beforeId: string | undefined): Promise<ListPage<T>>;
   changes(previous: Snapshot<T>, next: Snapshot<T>): E[];
@@ -30,14 +40,17 @@ export interface KindRules<T extends Listed, E extends LiveEvent> {
 
 export const PAGE_LIMIT = 100;
 
+/** One page of a list as the upstream client answers it. */
+type ListCall<T extends Listed> = (
+  client: NgrokClient,
+  beforeId: string | undefined,
+) => Promise<{ readonly items: readonly T[]; readonly nextPageUri: string | null }>;
+
 /** A kind's rules from its list call, its event maker and its diff. */
 function rulesOf<T extends Listed, E extends LiveEvent>(
   kind: LiveKind,
   topic: KindRules<T, E>['topic'],
-  list: (
-    client: NgrokClient,
-    beforeId: string | undefined,
-  ) => Promise<{ items: readonly T[]; nextPageUri: string | null }>,
+  list: ListCall<T>,
   online: (item: T, observedAt: string) => E,
   changes: KindRules<T, E>['changes'],
 ): KindRules<T, E> {
@@ -53,15 +66,29 @@ function rulesOf<T extends Listed, E extends LiveEvent>(
   };
 }
 
-const tunnels = rulesOf<Tunnel, TunnelEventPayload>(
+/** The rules of a list whose items only come and go (presence-events.ts). */
+const presenceRules = <T extends Listed, E extends LiveEvent>(
+  kind: LiveKind,
+  topic: KindRules<T, E>['topic'],
+  list: ListCall<T>,
+  event: (kind: PresenceKind, item: T, observedAt: string) => E,
+): KindRules<T, E> =>
+  rulesOf(
+    kind,
+    topic,
+    list,
+    (item, at) => event('ONLINE', item, at),
+    (previous, next) => presenceChanges(previous, next, event),
+  );
+
+const tunnels = presenceRules<Tunnel, TunnelEventPayload>(
   'tunnels',
   'tunnelEvents',
   async (client, beforeId) => {
     const page = await client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
     return { items: page.tunnels, nextPageUri: page.nextPageUri };
   },
-  (tunnel, at) => tunnelEvent('ONLINE', tunnel, at),
-  tunnelChanges,
+  tunnelEvent,
 );
 
 const endpoints = rulesOf<Endpoint, EndpointEventPayload>(
@@ -75,8 +102,16 @@ const endpoints = rulesOf<Endpoint, EndpointEventPayload>(
   endpointChanges,
 );
 
+const tunnelSessions = presenceRules<TunnelSession, TunnelSessionEventPayload>(
+  'tunnel_sessions',
+  'tunnelSessionEvents',
+  (client, beforeId) => client.listItems(TUNNEL_SESSIONS, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
+  tunnelSessionEvent,
+);
+
 /** The rules of each kind; live code past this table treats items and events as opaque. */
 export const KINDS: Readonly<Record<LiveKind, KindRules<Listed, LiveEvent>>> = {
   tunnels: tunnels as unknown as KindRules<Listed, LiveEvent>,
   endpoints: endpoints as unknown as KindRules<Listed, LiveEvent>,
+  tunnel_sessions: tunnelSessions as unknown as KindRules<Listed, LiveEvent>,
 };

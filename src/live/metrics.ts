@@ -22,7 +22,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   const registers = [registry];
   const subscriptions = new Gauge({
     name: 'gateway_live_subscriptions',
-    help: 'Open tunnelEvents and endpointEvents subscriptions (SSE and WebSocket), by list (tunnels, endpoints).',
+    help: 'Open live subscriptions (SSE and WebSocket), by list (tunnels, endpoints, tunnel_sessions).',
     labelNames: ['list'] as const,
     registers,
   });
@@ -38,7 +38,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   const polls = new Counter({
     name: 'gateway_live_polls_total',
-    help: 'Walks of a list (tunnels, endpoints): complete (an observation), failed (discarded, backed off), refused (credential refused, poller stopped).',
+    help: 'Walks of a list (tunnels, endpoints, tunnel_sessions): complete (an observation), failed (discarded, backed off), refused (credential refused, poller stopped).',
     labelNames: ['list', 'outcome'] as const,
     registers,
   });
@@ -49,7 +49,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   const events = new Counter({
     name: 'gateway_live_events_sent_total',
-    help: 'tunnelEvents and endpointEvents sent to subscribers, by list and kind.',
+    help: 'Live events (tunnelEvents, endpointEvents, tunnelSessionEvents) sent to subscribers, by list and kind.',
     labelNames: ['list', 'kind'] as const,
     registers,
   });

@@ -1,8 +1,8 @@
 // One credential's poller: while it holds the credential's lease, walks every list some subscriber
-// wants (tunnels, endpoints: on this replica or, through the shared interest marks, on another)
-// every interval within the poll budget, and publishes each walk's changes (observe.ts). Without the
-// lease (another replica polls) it marks what its subscribers want, waits and asks again, only
-// while it has subscribers. A failed walk is discarded and backed off; a list the upstream refuses
+// wants (tunnels, endpoints, tunnel sessions: on this replica or, through the shared interest marks,
+// on another) every interval within the poll budget, and publishes each walk's changes
+// (observe.ts). Without the lease (another replica polls) it marks what its subscribers want, waits
+// and asks again, only while it has subscribers. A failed walk is discarded and backed off; a list the upstream refuses
 // (401/403) ends the streams of that kind only, and the poller once no other kind is wanted here.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../errors';

@@ -1,5 +1,5 @@
-// The registry of live subscriptions (tunnel and endpoint events): limits per credential and in all,
-// one poller per credential started by its first subscriber and stopped LIVE_IDLE_MS after its last
+// The registry of live subscriptions (tunnel, endpoint and tunnel session events): limits per
+// credential and in all, one poller per credential started by its first subscriber and stopped LIVE_IDLE_MS after its last
 // one leaves (it polls only while it holds the credential's lease: one replica at a time), writes
 // through the gateway announced at once, and the graceful end of every stream on shutdown.
 import { AsyncResource } from 'node:async_hooks';

@@ -1,8 +1,8 @@
-// Tunnel events: what changed between two observations of an account's tunnels (ONLINE, OFFLINE).
+// Tunnel events: a tunnel of the account came online or went offline (presence-events.ts).
 import type { Tunnel } from '../upstream';
-import type { Snapshot } from './snapshot';
+import type { PresenceKind } from './presence-events';
 
-export type TunnelEventKind = 'ONLINE' | 'OFFLINE';
+export type TunnelEventKind = PresenceKind;
 
 /** One change as subscribers receive it; plain data, so it can travel through any pub/sub. */
 export interface TunnelEventPayload {
@@ -24,15 +24,3 @@ export const tunnelEvent = (
   tunnel,
   observedAt,
 });
-
-/** ONLINE for ids new in `next` (newest first), then OFFLINE for ids gone from `previous`. */
-export function tunnelChanges(previous: Snapshot<Tunnel>, next: Snapshot<Tunnel>): TunnelEventPayload[] {
-  const before = new Set(previous.items.map((t) => t.id));
-  const after = new Set(next.items.map((t) => t.id));
-  const events: TunnelEventPayload[] = [];
-  for (const tunnel of next.items)
-    if (!before.has(tunnel.id)) events.push(tunnelEvent('ONLINE', tunnel, next.observedAt));
-  for (const tunnel of previous.items)
-    if (!after.has(tunnel.id)) events.push(tunnelEvent('OFFLINE', tunnel, next.observedAt));
-  return events;
-}

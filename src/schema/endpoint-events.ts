@@ -53,5 +53,5 @@ liveSubscription('endpointEvents', {
     'per account (and budget) as tunnelEvents. A write made through this gateway is announced to every ' +
     'subscriber at once, without waiting for the next poll.',
   includeCurrent: 'First send an ONLINE event for every endpoint listed now.',
-  stream: (ctx, includeCurrent) => ctx.endpointEvents(includeCurrent),
+  list: 'endpoints',
 });

@@ -23,6 +23,7 @@ import './nodes';
 import './backend-modules';
 import './tunnel-events';
 import './endpoint-events';
+import './tunnel-session-events';
 
 builder.queryType({
   description:

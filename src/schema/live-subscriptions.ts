@@ -1,9 +1,11 @@
-// What the two live subscriptions (tunnelEvents, endpointEvents) share: the includeCurrent argument,
-// the stream from the context, and the error that may end it, thrown as the stream's last result.
+// What the live subscriptions (tunnelEvents, endpointEvents, tunnelSessionEvents) share: the
+// includeCurrent argument, the stream of their list from the context, the error that may end it
+// (thrown as the stream's last result), their upstream calls for the demand planner, and the
+// ONLINE/OFFLINE kinds of the lists whose items only come and go.
 import type { ObjectRef } from '@pothos/core';
 import { type Context, enterEvent } from '../context';
 import { GatewayError } from '../errors';
-import type { LiveEvent } from '../live/kinds';
+import type { LiveEvent, LiveKind } from '../live/kinds';
 import type { StreamItem } from '../live/stream';
 import { builder } from './builder';
 import { upstreamCalls } from './upstream-calls';
@@ -16,7 +18,8 @@ export interface LiveSubscription<E extends LiveEvent> {
   readonly description: string;
   /** What includeCurrent sends first. */
   readonly includeCurrent: string;
-  readonly stream: (ctx: Context, includeCurrent: boolean) => AsyncIterable<StreamItem>;
+  /** The list whose events it streams. */
+  readonly list: LiveKind;
 }
 
 export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSubscription<E>): void {
@@ -32,7 +35,7 @@ export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSu
           description: spec.includeCurrent,
         }),
       },
-      subscribe: (_root, args, ctx) => spec.stream(ctx, args.includeCurrent ?? false),
+      subscribe: (_root, args, ctx: Context) => ctx.liveEvents(spec.list, args.includeCurrent ?? false),
       // The stream's last item may be the error that ends it (a refused credential).
       resolve: (item: StreamItem, _args, ctx) => {
         if (item instanceof GatewayError) throw item;
@@ -43,4 +46,24 @@ export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSu
       },
     }),
   );
+}
+
+/**
+ * The ONLINE/OFFLINE enum of a list whose items only come and go (tunnels, tunnel sessions):
+ * `noun` is what one item is called in the descriptions ("tunnel", "session").
+ */
+export function presenceKindEnum(name: string, description: string, noun: string) {
+  return builder.enumType(name, {
+    description,
+    values: {
+      ONLINE: {
+        value: 'ONLINE',
+        description: `The ${noun} is online and was not in the previous observation (with includeCurrent: it is online now).`,
+      },
+      OFFLINE: {
+        value: 'OFFLINE',
+        description: `The ${noun} was in the previous observation and is no longer online.`,
+      },
+    } as const,
+  });
 }

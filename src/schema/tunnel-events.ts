@@ -2,23 +2,14 @@
 // context (src/live polls the upstream); this file only shapes what subscribers receive.
 import type { TunnelEventPayload } from '../live/tunnel-events';
 import { builder } from './builder';
-import { liveSubscription } from './live-subscriptions';
+import { liveSubscription, presenceKindEnum } from './live-subscriptions';
 import { TunnelNode } from './tunnels';
 
-const TunnelEventKind = builder.enumType('TunnelEventKind', {
-  description: "What happened to a tunnel between two observations of the account's tunnel list.",
-  values: {
-    ONLINE: {
-      value: 'ONLINE',
-      description:
-        'The tunnel is online and was not in the previous observation (with includeCurrent: it is online now).',
-    },
-    OFFLINE: {
-      value: 'OFFLINE',
-      description: 'The tunnel was in the previous observation and is no longer online.',
-    },
-  } as const,
-});
+const TunnelEventKind = presenceKindEnum(
+  'TunnelEventKind',
+  "What happened to a tunnel between two observations of the account's tunnel list.",
+  'tunnel',
+);
 
 const TunnelEvent = builder.objectRef<TunnelEventPayload>('TunnelEvent').implement({
   description: 'A tunnel of the account came online or went offline.',
@@ -52,5 +43,5 @@ liveSubscription('tunnelEvents', {
     'rate budget, and only changes are sent. With includeCurrent the stream first sends an ONLINE event ' +
     'for every tunnel online now, then the changes.',
   includeCurrent: 'First send an ONLINE event for every tunnel online now.',
-  stream: (ctx, includeCurrent) => ctx.tunnelEvents(includeCurrent),
+  list: 'tunnels',
 });

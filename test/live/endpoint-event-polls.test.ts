@@ -1,6 +1,7 @@
 // Which lists the one poller of an account walks: /endpoints only while someone subscribes to
-// endpointEvents, /tunnels only while someone subscribes to tunnelEvents, both in each turn when both
-// are wanted, from one poller and within the one LIVE_POLL_BUDGET_PER_MIN of the account.
+// endpointEvents, /tunnels only while someone subscribes to tunnelEvents (/tunnel_sessions for
+// tunnelSessionEvents: tunnel-session-events.test.ts), each once a turn when several are wanted, from
+// one poller and within the one LIVE_POLL_BUDGET_PER_MIN of the account.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
 import { cloudSeeds, pollersStopped, walked, walks } from './endpoint-support';
@@ -9,6 +10,7 @@ import {
   EVENTS,
   KEY,
   metric,
+  SESSION_EVENTS,
   type Stack,
   type Subscriber,
   sse,
@@ -19,12 +21,12 @@ import {
 } from './support';
 
 /** Complete walks of each list, from one reading of the counter (nothing moves between the two). */
-async function walksNow(stack: Stack): Promise<{ tunnels: number; endpoints: number }> {
+async function walksNow(stack: Stack): Promise<{ tunnels: number; endpoints: number; sessions: number }> {
   const values =
     (await stack.gateway.metrics.getSingleMetric('gateway_live_polls_total')?.get())?.values ?? [];
   const of = (list: string) =>
     values.find((v) => v.labels.list === list && v.labels.outcome === 'complete')?.value ?? 0;
-  return { tunnels: of('tunnels'), endpoints: of('endpoints') };
+  return { tunnels: of('tunnels'), endpoints: of('endpoints'), sessions: of('tunnel_sessions') };
 }
 
 describe('the lists an account poller walks', () => {
@@ -109,10 +111,41 @@ describe('the lists an account poller walks', () => {
     await closeAll();
     const tunnels = stack.sandbox.calls('listTunnels', KEY);
     const endpoints = stack.sandbox.calls('listEndpoints', KEY);
-    expect(await walksNow(stack)).toEqual({ tunnels, endpoints });
+    expect(await walksNow(stack)).toEqual({ tunnels, endpoints, sessions: 0 });
     expect(await upstreamCalls()).toBe(tunnels + endpoints);
     expect(await polls('tunnels')).toBe(tunnels);
     expect(await polls('endpoints')).toBe(endpoints);
+    expect(stack.sandbox.calls('listTunnelSessions')).toBe(0);
+  });
+
+  it('subscribers of all three: one poller walks /tunnels, /endpoints and /tunnel_sessions once a turn each', async () => {
+    stack = await start();
+    await subscribe(EVENTS('id'));
+    await subscribe(ENDPOINT_EVENTS());
+    await subscribe(SESSION_EVENTS());
+    await walked(stack, 'tunnel_sessions', 0, 1);
+    expect(stack.gateway.live.pollers()).toBe(1);
+    expect(await metric(stack.gateway, 'gateway_live_pollers')).toBe(1);
+    // Each turn walks the three lists in turn: the gaps between their counts move by one at most.
+    const before = await walksNow(stack);
+    await walked(stack, 'tunnels', before.tunnels, 5);
+    const after = await walksNow(stack);
+    expect(after.sessions - before.sessions).toBeGreaterThanOrEqual(4);
+    for (const other of ['endpoints', 'sessions'] as const) {
+      const gap = (w: typeof before) => w.tunnels - w[other];
+      expect(Math.abs(gap(after) - gap(before))).toBeLessThanOrEqual(1);
+    }
+    expect(await metric(stack.gateway, 'gateway_live_subscriptions', { list: 'tunnel_sessions' })).toBe(2);
+
+    await closeAll();
+    const calls = {
+      tunnels: stack.sandbox.calls('listTunnels', KEY),
+      endpoints: stack.sandbox.calls('listEndpoints', KEY),
+      sessions: stack.sandbox.calls('listTunnelSessions', KEY),
+    };
+    expect(await walksNow(stack)).toEqual(calls);
+    expect(await upstreamCalls()).toBe(calls.tunnels + calls.endpoints + calls.sessions);
+    expect(stack.sandbox.calls()).toBe(calls.tunnels + calls.endpoints + calls.sessions);
   });
 
   it('both lists share the one budget: calls in the window stop at LIVE_POLL_BUDGET_PER_MIN', async () => {

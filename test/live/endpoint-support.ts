@@ -56,12 +56,15 @@ export function cloudSeeds(count: number, tag: string): CloudEndpoint[] {
   });
 }
 
+/** A list the poller walks (its metrics' `list` label). */
+export type PolledList = 'tunnels' | 'endpoints' | 'tunnel_sessions';
+
 /** Complete walks of a list so far. */
-export const walks = (stack: Stack, list: 'tunnels' | 'endpoints') =>
+export const walks = (stack: Stack, list: PolledList) =>
   metric(stack.gateway, 'gateway_live_polls_total', { list, outcome: 'complete' });
 
 /** Waits until `n` more walks of `list` than `from` are complete. */
-export async function walked(stack: Stack, list: 'tunnels' | 'endpoints', from: number, n: number) {
+export async function walked(stack: Stack, list: PolledList, from: number, n: number) {
   await until(async () => (await walks(stack, list)) >= from + n, `${n} more ${list} walks`);
 }
 

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
 import { walked } from './endpoint-support';
+import { command } from './session-support';
 import { ENDPOINT_EVENTS, KEY, type Stack, type Subscriber, sse, startLiveStack, until } from './support';
 
 const JOINED = ENDPOINT_EVENTS('id tunnel { id node { ... on Tunnel { id region } } }');
@@ -91,5 +92,24 @@ describe('the joins of live events', () => {
       expect(event?.endpoint.tunnel).toEqual({ id: added.id, node: null });
     }
     expect(stack.sandbox.calls('getTunnel')).toBe(2);
+  });
+  it('an agent joined to an endpoint event is looked up for that event: gone once stopped', async () => {
+    stack = await startLiveStack({
+      accounts: { [KEY]: { tunnels: makeTunnels(1, { seed: 82, kind: 'agent' }) } },
+    });
+    const query = ENDPOINT_EVENTS('id tunnelSession { id node { ... on TunnelSession { id } } }');
+    const s = await sse(stack.url, KEY, {}, query);
+    open.push(s);
+    await walked(stack, 'endpoints', 0, 1);
+    const added = stack.sandbox.addTunnel(KEY);
+    const session = added.tunnel_session.id;
+    await s.received(1);
+    await command(stack.url, session, 'STOP');
+    await s.received(2);
+    const agentOf = (i: number) =>
+      (s.results[i]?.data?.endpointEvents?.endpoint as { tunnelSession: unknown } | undefined)?.tunnelSession;
+    expect(s.seen()).toEqual([`ONLINE:ep_${added.id.slice(3)}`, `OFFLINE:ep_${added.id.slice(3)}`]);
+    expect(agentOf(0)).toEqual({ id: session, node: { id: session } });
+    expect(agentOf(1)).toEqual({ id: session, node: null });
   });
 });

@@ -1,5 +1,6 @@
 // The live events tests' preset of the one harness (graphql-ws attached, fast polling), plus SSE and
-// graphql-ws subscribers that collect what they receive (tunnelEvents and endpointEvents).
+// graphql-ws subscribers that collect what they receive (tunnelEvents, endpointEvents and
+// tunnelSessionEvents).
 import { type Client, createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import type { Gateway } from '../../src/app';
@@ -16,6 +17,10 @@ export const EVENTS = (fields = 'id publicUrl region') =>
 export const ENDPOINT_EVENTS = (fields = 'id') =>
   `subscription EndpointEvents($includeCurrent: Boolean) { endpointEvents(includeCurrent: $includeCurrent) { kind endpointId observedAt endpoint { ${fields} } } }`;
 
+/** A tunnelSessionEvents subscription selecting `fields` of the session. */
+export const SESSION_EVENTS = (fields = 'id') =>
+  `subscription AgentEvents($includeCurrent: Boolean) { tunnelSessionEvents(includeCurrent: $includeCurrent) { kind tunnelSessionId observedAt tunnelSession { ${fields} } } }`;
+
 export interface EventResult {
   data?: {
     /** Typed as present for the tunnel tests; an endpointEvents result has only `endpointEvents`. */
@@ -25,6 +30,12 @@ export interface EventResult {
       endpointId: string;
       observedAt: string;
       endpoint: Record<string, unknown>;
+    };
+    tunnelSessionEvents?: {
+      kind: string;
+      tunnelSessionId: string;
+      observedAt: string;
+      tunnelSession: Record<string, unknown>;
     };
   } | null;
   errors?: { message: string; extensions?: Record<string, unknown> }[];
@@ -61,7 +72,7 @@ export interface Subscriber {
   readonly results: EventResult[];
   /** 'complete' once the stream ended normally, an error text when it broke. */
   ended: string | undefined;
-  /** The events' kind:tunnelId (kind:endpointId for endpointEvents), in order. */
+  /** The events' kind:tunnelId (kind:endpointId, kind:tunnelSessionId for the other two), in order. */
   readonly seen: () => string[];
   /** Resolves once `n` results have arrived. */
   received(n: number, timeoutMs?: number): Promise<EventResult[]>;
@@ -74,8 +85,9 @@ function subscriber(close: () => void): Subscriber {
     ended: undefined,
     seen: () =>
       s.results.map((r) => {
-        const { tunnelEvents: tunnel, endpointEvents: endpoint } = r.data ?? {};
+        const { tunnelEvents: tunnel, endpointEvents: endpoint, tunnelSessionEvents: session } = r.data ?? {};
         if (tunnel) return `${tunnel.kind}:${tunnel.tunnelId}`;
+        if (session) return `${session.kind}:${session.tunnelSessionId}`;
         return endpoint ? `${endpoint.kind}:${endpoint.endpointId}` : 'error';
       }),
     async received(n, timeoutMs = 15_000) {

@@ -82,6 +82,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       'CreateEndpoint',
       'TunnelEvents',
       'EndpointEvents',
+      'AgentEvents',
     ]);
     expect(tabs.every((t) => t.headers === undefined)).toBe(true);
     const ids = exampleIdsFrom(demoData());
@@ -96,6 +97,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       { first: 8, filter: { types: ['AGENT', 'CLOUD'] } },
       { first: 10 },
       { url: 'https://new-app.example.com', trafficPolicy: expect.stringContaining('on_http_request') },
+      { includeCurrent: true },
       { includeCurrent: true },
       { includeCurrent: true },
     ]);
@@ -134,7 +136,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       results.push(body.data ?? {});
     }
     const ids = exampleIdsFrom(demoData());
-    const [page, one, byIds, module, replaced, deleted, endpoints, agents, created, event] =
+    const [page, one, byIds, module, replaced, deleted, endpoints, agents, created, event, , agentEvent] =
       results as Record<string, Record<string, unknown>>[];
     expect(page?.tunnels?.edges).toHaveLength(5);
     expect(one?.tunnel?.id).toBe(ids?.tunnelId);
@@ -173,6 +175,10 @@ describe('GraphiQL on the embedded stand-in', () => {
       endpoint: { url: 'https://new-app.example.com', type: 'CLOUD' },
     });
     expect(event?.tunnelEvents).toMatchObject({ kind: 'ONLINE', tunnelId: expect.stringMatching(/^tn_/) });
+    expect(agentEvent?.tunnelSessionEvents).toMatchObject({
+      kind: 'ONLINE',
+      tunnelSessionId: expect.stringMatching(/^ts_/),
+    });
   });
 });
 

@@ -49,7 +49,7 @@ describe('the example operations', () => {
   });
   afterAll(() => stack.close());
 
-  it('are the eleven named operations, in GraphiQL’s tab order', () => {
+  it('are the twelve named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
       'TunnelsPage',
       'OneTunnel',
@@ -62,6 +62,7 @@ describe('the example operations', () => {
       'CreateEndpoint',
       'TunnelEvents',
       'EndpointEvents',
+      'AgentEvents',
     ]);
     expect(ids).toBeDefined();
   });
@@ -249,6 +250,27 @@ describe('the example operations', () => {
         url: first?.url,
         type: first?.type.toUpperCase(),
         updatedAt: first?.updated_at ?? null,
+      });
+    } finally {
+      subscriber.close();
+    }
+  });
+
+  it('AgentEvents with includeCurrent streams an ONLINE event for every agent online now, newest first', async () => {
+    const agents = stack.sandbox.listed(KEY, 'tunnel_sessions');
+    const subscriber = await sse(stack.url, KEY, { includeCurrent: true }, doc('AgentEvents'));
+    try {
+      expect(subscriber.status).toBe(200);
+      const results = await subscriber.received(agents.length);
+      expect(results.every((r) => r.errors === undefined)).toBe(true);
+      expect(subscriber.seen()).toEqual(agents.map((a) => `ONLINE:${a.id}`));
+      const first = agents[0];
+      expect(results[0]?.data?.tunnelSessionEvents?.tunnelSession).toEqual({
+        id: first?.id,
+        os: first?.os ?? null,
+        agentVersion: first?.agent_version ?? null,
+        region: first?.region ?? null,
+        startedAt: first?.started_at,
       });
     } finally {
       subscriber.close();

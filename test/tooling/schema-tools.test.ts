@@ -16,6 +16,7 @@ import {
 import { type GraphQLExtensionDeclaration, loadConfig } from 'graphql-config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_OPERATIONS } from '../../src/gateway/examples';
+import { LIVE_EXAMPLES } from '../../src/gateway/live-examples';
 import { type Stack, startStack } from '../support/stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -65,7 +66,9 @@ describe('.graphqlrc.yml', () => {
     expect(`${printSchema(lexicographicSortSchema(schema))}\n`).toBe(schemaFile);
     const documents = await project.getDocuments();
     expect(documents.map((d) => d.location?.replace(root, ''))).toEqual(
-      EXAMPLE_OPERATIONS.map(() => 'src/gateway/examples.ts'),
+      EXAMPLE_OPERATIONS.map(
+        (o) => `src/gateway/${LIVE_EXAMPLES.some((l) => l.name === o.name) ? 'live-' : ''}examples.ts`,
+      ),
     );
     const names = documents.map((d) =>
       d.document?.definitions.map((def) => (def.kind === Kind.OPERATION_DEFINITION ? def.name?.value : '?')),

@@ -34,6 +34,8 @@ export interface ListedPageRequest {
   readonly beforeId?: string;
   /** A CEL expression; absent: every item. */
   readonly filter?: string;
+  /** 'poll': the live poller's walk (see UpstreamRequest.origin). */
+  readonly origin?: 'poll';
 }
 
 export interface ListedPage<T> {
@@ -76,6 +78,7 @@ export const listItemsRequest = <T extends { readonly id: string }>(
   method: 'GET',
   segments: [resource.collection],
   query: { limit: request.limit, before_id: request.beforeId, filter: request.filter },
+  ...(request.origin ? { origin: request.origin } : {}),
 });
 
 export const getItemRequest = <T extends { readonly id: string }>(

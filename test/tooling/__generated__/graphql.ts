@@ -52,6 +52,13 @@ export type TunnelProtocol =
   /** TLS passthrough */
   | 'TLS';
 
+/** What happened to an agent (tunnel session) between two observations of the account's online agents. */
+export type TunnelSessionEventKind =
+  /** The session was in the previous observation and is no longer online. */
+  | 'OFFLINE'
+  /** The session is online and was not in the previous observation (with includeCurrent: it is online now). */
+  | 'ONLINE';
+
 export type TunnelsPageQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
@@ -174,6 +181,13 @@ export type EndpointEventsSubscriptionVariables = Exact<{
 
 
 export type EndpointEventsSubscription = { endpointEvents: { kind: EndpointEventKind, endpointId: string, observedAt: string, endpoint: { id: string, url: string, type: EndpointType | null, updatedAt: string | null } } };
+
+export type AgentEventsSubscriptionVariables = Exact<{
+  includeCurrent?: boolean | null | undefined;
+}>;
+
+
+export type AgentEventsSubscription = { tunnelSessionEvents: { kind: TunnelSessionEventKind, tunnelSessionId: string, observedAt: string, tunnelSession: { id: string, os: string | null, agentVersion: string | null, region: string | null, startedAt: string } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -454,3 +468,19 @@ export const EndpointEventsDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:eb7c4d7aea5abd6a2a058da8f0d4d0be99dc62233748fe970b6e28857dcadc6e"}) as unknown as TypedDocumentString<EndpointEventsSubscription, EndpointEventsSubscriptionVariables>;
+export const AgentEventsDocument = new TypedDocumentString(`
+    subscription AgentEvents($includeCurrent: Boolean = false) {
+  tunnelSessionEvents(includeCurrent: $includeCurrent) {
+    kind
+    tunnelSessionId
+    observedAt
+    tunnelSession {
+      id
+      os
+      agentVersion
+      region
+      startedAt
+    }
+  }
+}
+    `, {"hash":"sha256:bb59d7d153060d65a623e166ba210cdf397ddbaf52f6b6da7fd41e2da3f2c3c7"}) as unknown as TypedDocumentString<AgentEventsSubscription, AgentEventsSubscriptionVariables>;
