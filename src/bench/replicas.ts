@@ -14,7 +14,7 @@ const LIMIT_PER_MIN = 120;
 const WORKERS = 8;
 
 /** A throwaway redis-server on a loopback port, answering PING; undefined without the binary. */
-async function startRedis(): Promise<{ url: string; child: ChildProcess } | undefined> {
+export async function startRedis(): Promise<{ url: string; child: ChildProcess } | undefined> {
   if (!existsSync(REDIS_SERVER)) return undefined;
   const port = await freePort();
   const child = spawn(REDIS_SERVER, ['--port', String(port), '--save', '', '--appendonly', 'no'], {

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { commandLine } from '../command-line';
 import { Bench } from './bench';
 import { measureLive } from './live';
+import { liveScaleLines, measureLiveScale } from './live-scale';
 import { measurePlanning } from './planning';
 import { type GatewayProcess, residentMb, StandIn, startGateway } from './processes';
 import { measureReplicas } from './replicas';
@@ -21,6 +22,7 @@ const LIVE_SUBSCRIBERS = 100;
 async function main(): Promise<void> {
   const settings = commandLine(settingsOf, USAGE);
   if (settings === undefined) return;
+  if (settings.mode === 'live-scale') return liveScale(settings.seconds, settings.nodeArgs);
   const began = performance.now();
   const standIn = await StandIn.start(STAND_IN_ENTRY, Bench.allKeys(settings.connections));
   const gateways: GatewayProcess[] = [];
@@ -134,6 +136,20 @@ async function main(): Promise<void> {
     for (const g of gateways) await g.stop();
     await standIn.stop();
   }
+}
+
+/** `--live-scale`: that run alone, its figures printed and written to bench-results/. */
+async function liveScale(seconds: number, nodeArgs: readonly string[]): Promise<void> {
+  const result = await measureLiveScale({ seconds, nodeArgs });
+  const lines = liveScaleLines(result);
+  for (const line of lines) log(line);
+  mkdirSync(OUT_DIR, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  writeFileSync(
+    `${OUT_DIR}/live-scale-${stamp}.json`,
+    `${JSON.stringify({ machine: machine(), ...result }, null, 2)}\n`,
+  );
+  if (result.exact !== result.readers) process.exitCode = 1;
 }
 
 await main();

@@ -11,11 +11,13 @@ export const USAGE = `Usage: npm run bench [-- options]
   --only LIST         these scenarios only (and rest-direct, yoga-floor), no start-up timing; for profiling
   --cpu-prof DIR      write the gateways' CPU profiles (node --cpu-prof) into DIR
   --node-arg ARG      a Node flag for the gateways (repeatable; default --max-old-space-size=128, as npm start)
+  --live-scale        only the live-scale run: 10,000 endpoints, 500 includeCurrent subscribers, 3 replicas
+                      on one redis-server, a change every 100 ms for --seconds (default 60)
   --help              this text
 `;
 
 export interface Settings {
-  readonly mode: 'quick' | 'full';
+  readonly mode: 'quick' | 'full' | 'live-scale';
   readonly latencies: readonly number[];
   readonly warmupSeconds: number;
   readonly seconds: number;
@@ -42,11 +44,13 @@ export function settingsOf(argv: readonly string[]): Settings | 'help' {
       only: { type: 'string' },
       'cpu-prof': { type: 'string' },
       'node-arg': { type: 'string', multiple: true },
+      'live-scale': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
   if (values.help) return 'help';
   const quick = values.quick === true;
+  const scale = values['live-scale'] === true;
   const whole = (raw: string | undefined, fallback: number, min: number, max: number, name: string) => {
     if (raw === undefined) return fallback;
     const n = Number(raw);
@@ -59,10 +63,10 @@ export function settingsOf(argv: readonly string[]): Settings | 'help' {
     .split(',')
     .map((s) => whole(s, 0, 0, 1000, 'latency'));
   return {
-    mode: quick ? 'quick' : 'full',
+    mode: scale ? 'live-scale' : quick ? 'quick' : 'full',
     latencies,
     warmupSeconds: quick ? 1 : 3,
-    seconds: whole(values.seconds, quick ? 2 : 10, 1, 600, 'seconds'),
+    seconds: whole(values.seconds, scale ? 60 : quick ? 2 : 10, 1, 600, 'seconds'),
     connections: whole(values.connections, 16, 1, 256, 'connections'),
     soakSeconds: whole(values.soak, quick ? 0 : 60, 0, 3600, 'soak'),
     startupRuns: quick ? 3 : 5,

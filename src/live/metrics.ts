@@ -11,8 +11,11 @@ export interface LiveMetrics {
   poll(list: LiveKind, outcome: PollOutcome): void;
   upstreamCalls(count: number): void;
   sent(list: LiveKind, kind: string): void;
-  /** A subscriber left more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread and was dropped. */
-  tooSlow(transport: string): void;
+  /**
+   * A subscriber was dropped: more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread (size), or nothing
+   * read for LIVE_MAX_SUBSCRIBER_STALL_MS while events waited (time).
+   */
+  tooSlow(transport: string, cause: 'size' | 'time'): void;
   /** Bytes held for one subscriber after it queued a message: the peak gauge keeps the largest. */
   held(bytes: number): void;
 }
@@ -55,8 +58,8 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   const dropped = new Counter({
     name: 'gateway_live_subscribers_dropped_total',
-    help: 'Subscribers dropped for reading too slowly (more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread), by transport.',
-    labelNames: ['transport'] as const,
+    help: 'Subscribers dropped for reading too slowly, by transport and cause: size (more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread) or time (nothing read for LIVE_MAX_SUBSCRIBER_STALL_MS while events waited).',
+    labelNames: ['transport', 'cause'] as const,
     registers,
   });
   const peak = new Gauge({
@@ -80,7 +83,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
     poll: (list, outcome) => polls.inc({ list, outcome }),
     upstreamCalls: (count) => calls.inc(count),
     sent: (list, kind) => events.inc({ list, kind }),
-    tooSlow: (transport) => dropped.inc({ transport }),
+    tooSlow: (transport, cause) => dropped.inc({ transport, cause }),
     held: (bytes) => {
       if (bytes <= peakBytes) return;
       peakBytes = bytes;

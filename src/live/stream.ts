@@ -1,11 +1,14 @@
 // One subscriber's stream: the feed's messages for its credential and kind turned into events, with
 // the current list first when asked (includeCurrent). It listens before it reads the snapshot and
-// drops what the snapshot already holds, so no event is lost or sent twice between the two. What it
-// queues is bounded in bytes (backlog.ts): a subscriber that reads too slowly is dropped.
+// drops what the snapshot already holds, so no event is lost or sent twice between the two. The
+// current list's events are made one at a time as the subscriber reads, from the snapshot every
+// subscriber of the account shares. What it holds is bounded in bytes (backlog.ts), the current
+// list's events included, and in time (stall.ts): a subscriber that reads too slowly is dropped.
 import { GatewayError } from '../errors';
 import { Backlog, eventBytes, type SubscriberLink } from './backlog';
 import type { FeedMessage } from './feed';
 import type { LiveEvent } from './kinds';
+import { StallWatch } from './stall';
 
 /** What the schema receives: an event, or the error that ends the stream. */
 export type StreamItem<E extends LiveEvent = LiveEvent> = E | GatewayError;
@@ -16,15 +19,28 @@ export interface Channel {
   listen(listener: (message: FeedMessage) => void): () => void;
   /** Resolves once messages published from now on reach the listeners attached so far. */
   listening(): Promise<void>;
-  /** The last observation as ONLINE events, with its version; undefined before the first one. */
-  current(): Promise<{ readonly version: number; readonly events: LiveEvent[] } | undefined>;
+  /**
+   * The last observation as ONLINE events, with its version; undefined before the first one. The
+   * events are made as they are read: the stream holds its place in the list, not a copy of it.
+   */
+  current(): Promise<{ readonly version: number; readonly events: Iterable<LiveEvent> } | undefined>;
 }
+
+/** Why a subscriber was dropped: more than its cap of bytes unread, or nothing read for too long. */
+export type TooSlowCause = 'size' | 'time';
 
 /** The last item of a stream whose subscriber left more than the cap unread. */
 export const tooSlow = (capBytes: number): GatewayError =>
   new GatewayError(
     'RATE_LIMITED',
     `Read too slowly: over ${capBytes} bytes of events waited unread; subscribe again with includeCurrent.`,
+  );
+
+/** The last item of a stream whose subscriber read nothing for `stallMs` while events waited. */
+export const stalled = (stallMs: number): GatewayError =>
+  new GatewayError(
+    'RATE_LIMITED',
+    `Read too slowly: nothing read for ${stallMs} ms while events waited; subscribe again with includeCurrent.`,
   );
 
 export interface StreamOptions {
@@ -38,16 +54,18 @@ export interface StreamOptions {
   readonly capBytes: number;
   /** The subscriber's transport, when there is one: its unsent bytes count, and it is dropped past the cap. */
   readonly link?: SubscriberLink;
+  /** LIVE_MAX_SUBSCRIBER_STALL_MS: dropped when it reads nothing for this long while events wait. */
+  readonly stallMs?: number;
   /** Called once, before onEnd, when the subscriber is dropped for reading too slowly. */
-  readonly onTooSlow?: () => void;
+  readonly onTooSlow?: (cause: TooSlowCause) => void;
   /** Called with the bytes held for this subscriber after each queued message (the peak gauge). */
   readonly onHeld?: (bytes: number) => void;
 }
 
 export class EventStream implements AsyncIterableIterator<StreamItem> {
   private readonly messages: FeedMessage[] = [];
-  /** includeCurrent's events, sent first; they refer to the snapshot and do not count against the cap. */
-  private current: LiveEvent[] = [];
+  /** includeCurrent's events, sent first, made one at a time from the shared snapshot as they are read. */
+  private current: Iterator<LiveEvent> | undefined;
   /** Events ready to send, in order; their bytes count against the cap until they are read. */
   private ready: StreamItem[] = [];
   private readonly backlog: Backlog;
@@ -57,12 +75,23 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   private priming: Promise<void> | undefined;
   private primed: boolean;
   private finished = false;
+  /** A read is in progress: the subscriber waits for the stream, not the other way round. */
+  private reading = false;
   private readonly detach: () => void;
+  private readonly stall: StallWatch | undefined;
 
   constructor(private readonly options: StreamOptions) {
     this.primed = !options.includeCurrent;
     this.backlog = new Backlog(options);
     this.detach = options.channel.listen((message) => this.receive(message));
+    const { stallMs, link } = options;
+    if (stallMs !== undefined)
+      this.stall = new StallWatch({
+        stallMs,
+        waiting: () => this.waiting(),
+        unsent: () => link?.backlogBytes() ?? 0,
+        onStalled: () => this.drop('time'),
+      });
   }
 
   [Symbol.asyncIterator](): this {
@@ -70,9 +99,19 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   }
 
   async next(): Promise<IteratorResult<StreamItem>> {
+    this.reading = true;
+    try {
+      return await this.read();
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  private async read(): Promise<IteratorResult<StreamItem>> {
     for (;;) {
-      const item = this.current.shift() ?? this.takeReady();
+      const item = this.takeCurrent() ?? this.takeReady();
       if (item !== undefined) {
+        this.stall?.progress();
         if (!(item instanceof GatewayError)) this.options.onSent?.(item);
         return { done: false, value: item };
       }
@@ -94,7 +133,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
 
   /** Completes the stream: what is ready is dropped, the next read says done (graceful shutdown). */
   complete(): void {
-    this.current = [];
+    this.current = undefined;
     this.ready = [];
     this.end();
   }
@@ -102,6 +141,36 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   /** Bytes held for this subscriber now: queued here plus unsent in its transport. */
   heldBytes(): number {
     return this.finished ? 0 : this.backlog.held();
+  }
+
+  /**
+   * The current list's next event, made now; it counts against the cap like a queued one. Past the
+   * cap (what the transport holds unsent, plus what is queued, plus this event) the subscriber is
+   * dropped, and the error is the item instead.
+   */
+  private takeCurrent(): StreamItem | undefined {
+    if (this.current === undefined) return undefined;
+    const next = this.current.next();
+    if (next.done) {
+      this.current = undefined;
+      return undefined;
+    }
+    const held = this.backlog.held();
+    // Nothing held: one event reaches the subscriber whole, however large (as a queued message does).
+    const bytes = held > 0 ? held + eventBytes(next.value) : 0;
+    if (bytes > this.options.capBytes) {
+      this.drop('size');
+      return this.takeReady();
+    }
+    if (bytes > 0) this.options.onHeld?.(bytes);
+    return next.value;
+  }
+
+  /** Something waits for the subscriber: bytes its transport holds unsent, or items between reads. */
+  private waiting(): boolean {
+    if (this.finished) return false;
+    if ((this.options.link?.backlogBytes() ?? 0) > 0) return true;
+    return !this.reading && (this.current !== undefined || this.ready.length > 0 || this.messages.length > 0);
   }
 
   private takeReady(): StreamItem | undefined {
@@ -116,6 +185,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
     this.finished = true;
     this.messages.length = 0;
     this.backlog.clear();
+    this.stall?.stop();
     this.detach();
     this.wake();
     this.options.onEnd();
@@ -137,20 +207,21 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   private receive(message: FeedMessage): void {
     if (this.finished) return;
     if (!this.backlog.admit(bytesOf(message))) {
-      this.dropTooSlow();
+      this.drop('size');
       return;
     }
     this.messages.push(message);
     this.wake();
   }
 
-  /** Past the cap: nothing queued is kept, the error is the last item, the transport is dropped. */
-  private dropTooSlow(): void {
-    const { capBytes, link, onTooSlow } = this.options;
-    const error = tooSlow(capBytes);
-    this.current = [];
+  /** Past the cap or the stall time: nothing queued is kept, the error is the last item, the transport is dropped. */
+  private drop(cause: TooSlowCause): void {
+    if (this.finished) return;
+    const { capBytes, stallMs = 0, link, onTooSlow } = this.options;
+    const error = cause === 'size' ? tooSlow(capBytes) : stalled(stallMs);
+    this.current = undefined;
     this.ready = [error];
-    onTooSlow?.();
+    onTooSlow?.(cause);
     this.end();
     link?.drop(error.message);
   }
@@ -186,7 +257,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
     }
     if (snapshot !== undefined && !this.finished) {
       this.skipThrough = snapshot.version;
-      this.current = snapshot.events;
+      this.current = snapshot.events[Symbol.iterator]();
     }
     this.primed = true;
   }

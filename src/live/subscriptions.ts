@@ -13,16 +13,22 @@ import type { EndpointWrite } from './endpoint-events';
 import { EventJoins } from './event-joins';
 import { type LiveFeed, PubSubFeed, type Topics } from './feed';
 import { Interest } from './interest';
-import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
+import { KINDS, type KindRules, LIVE_KINDS, type LiveEvent, type LiveKind } from './kinds';
 import { type PollLease, StoredLease } from './lease';
 import type { CredentialEntry, LiveDeps, LiveSettings } from './live-setup';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
 import { Poller } from './poller';
+import type { Listed, Snapshot } from './snapshot';
 import { Snapshots, snapshotTtlMs } from './snapshots';
 import { type Channel, EventStream, type StreamItem } from './stream';
 import { announceEndpointWrite } from './writes';
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
+
+/** The snapshot's items as ONLINE events, each made when it is read (the snapshot is shared: never copied). */
+function* onlineEvents(rules: KindRules<Listed, LiveEvent>, snapshot: Snapshot): Generator<LiveEvent> {
+  for (const item of snapshot.items) yield* rules.current({ ...snapshot, items: [item] });
+}
 
 export class LiveEvents {
   private readonly entries = new Map<string, CredentialEntry>();
@@ -116,11 +122,12 @@ export class LiveEvents {
       onEnd: () => this.left(entry, stream),
       onSent: (event) => this.metrics.sent(kind, event.kind),
       capBytes: this.settings.live.maxSubscriberBufferBytes,
+      stallMs: this.settings.live.maxSubscriberStallMs,
       link,
-      onTooSlow: () => {
-        this.metrics.tooSlow(link?.transport ?? 'none');
+      onTooSlow: (cause) => {
+        this.metrics.tooSlow(link?.transport ?? 'none', cause);
         this.logger.info(
-          { credential: entry.digest.slice(0, 8), transport: link?.transport ?? 'none' },
+          { credential: entry.digest.slice(0, 8), transport: link?.transport ?? 'none', cause },
           'live subscriber dropped: it read too slowly',
         );
       },
@@ -165,7 +172,7 @@ export class LiveEvents {
       listening: () => this.feed.listening(rules.topic, digest),
       current: async () => {
         const snapshot = await this.snapshots.observed(kind, digest);
-        return snapshot && { version: snapshot.version, events: rules.current(snapshot) };
+        return snapshot && { version: snapshot.version, events: onlineEvents(rules, snapshot) };
       },
     };
   }

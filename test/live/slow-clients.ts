@@ -30,6 +30,7 @@ function dechunk(response: Buffer): string {
 export async function stalledSse(
   base: string,
   key = KEY,
+  query = QUERY,
 ): Promise<{ socket: Socket; body: () => string; closed: Promise<void> }> {
   const { port } = new URL(base);
   const socket = connect(Number(port), '127.0.0.1');
@@ -38,7 +39,7 @@ export async function stalledSse(
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  const body = JSON.stringify({ query: QUERY });
+  const body = JSON.stringify({ query });
   socket.write(
     'POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n' +
       `Accept: text/event-stream\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
@@ -59,7 +60,7 @@ export interface WsSubscriber extends Subscriber {
 }
 
 /** A graphql-ws subscriber whose underlying socket the test can pause. */
-export async function wsSubscriber(wsUrl: string, key = KEY): Promise<WsSubscriber> {
+export async function wsSubscriber(wsUrl: string, key = KEY, query = QUERY): Promise<WsSubscriber> {
   let tcp: Socket | undefined;
   let closed: { code: number; reason: string } | undefined;
   class Tapped extends WebSocket {
@@ -83,7 +84,7 @@ export async function wsSubscriber(wsUrl: string, key = KEY): Promise<WsSubscrib
       },
     },
   });
-  const s = wsSubscribe(client, {}, QUERY);
+  const s = wsSubscribe(client, {}, query);
   await until(() => tcp !== undefined, 'the WebSocket upgrade');
   return Object.assign(s, {
     socket: () => tcp as Socket,

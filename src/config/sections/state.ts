@@ -57,6 +57,12 @@ export const live = {
     defaultText: '4194304 (4 MiB)',
     parse: integer(1024, 1_073_741_824),
   }),
+  maxSubscriberStallMs: option({
+    env: 'LIVE_MAX_SUBSCRIBER_STALL_MS',
+    help: 'live events: how long a subscriber may read nothing while events wait for it (its current list included); past it the subscriber is dropped',
+    default: 30_000,
+    parse: integer(100, 3_600_000),
+  }),
   maxSnapshotBytes: option({
     env: 'LIVE_MAX_SNAPSHOT_BYTES',
     help: "live events: bytes (as JSON) one account's list may take in the snapshot all its subscribers share; past it that list's streams end with LIVE_SNAPSHOT_TOO_LARGE",

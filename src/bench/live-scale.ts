@@ -1,0 +1,252 @@
+// The live-scale mode of the benchmark (`npm run bench -- --live-scale [--seconds N]`): one account
+// with 10,000 cloud endpoints; 500 endpointEvents(includeCurrent: true) subscribers over SSE, spread
+// round-robin over 3 replicas (the built gateway, 128 MB heap) sharing one redis-server, 100 of
+// them never reading (raw sockets, paused); one endpoint changed upstream every 100 ms. It reports
+// whether every reading subscriber got the whole list and then every change exactly once, each
+// replica's peak RSS, and the cluster's upstream calls per minute against the poll budget, list
+// pages and other (join) calls apart. The stand-in runs in this process.
+import { connect, type Socket } from 'node:net';
+import { type CloudEndpoint, newId, type Sandbox, startSandbox } from '../sandbox';
+import { MINUTE_MS } from '../time';
+import { type GatewayProcess, residentMb, startGateway } from './processes';
+import { startRedis } from './replicas';
+import { GATEWAY_ENTRY, log } from './shared';
+
+const KEY = 'bench-live-scale';
+const ENDPOINTS = 10_000;
+const SUBSCRIBERS = 500;
+const NON_READERS = 100;
+const REPLICAS = 3;
+const CHANGE_EVERY_MS = 100;
+const POLL_BUDGET_PER_MIN = 1_200;
+const QUERY = JSON.stringify({
+  query:
+    'subscription { endpointEvents(includeCurrent: true) { kind endpointId endpoint { id updatedAt } } }',
+});
+/** How long the whole list may take to reach every reader, and the last changes after the churn. */
+const LIST_DEADLINE_MS = 15 * MINUTE_MS;
+const DRAIN_DEADLINE_MS = 2 * MINUTE_MS;
+
+export interface LiveScaleResult {
+  readonly endpoints: number;
+  readonly readers: number;
+  readonly nonReaders: number;
+  readonly replicas: number;
+  readonly seconds: number;
+  readonly listSeconds: number;
+  readonly changes: number;
+  /** Readers that got the whole list, then every change exactly once and nothing else. */
+  readonly exact: number;
+  readonly missing: number;
+  readonly repeated: number;
+  readonly peakRssMb: readonly number[];
+  readonly callsPerMin: number;
+  readonly listCalls: number;
+  readonly otherCalls: number;
+  readonly pollBudgetPerMin: number;
+  readonly droppedNonReaders: number;
+}
+
+interface Reader {
+  online: number;
+  readonly updated: Map<string, number>;
+  ended: boolean;
+}
+
+function seeds(): CloudEndpoint[] {
+  const start = Date.parse('2025-06-01T00:00:00Z');
+  return Array.from({ length: ENDPOINTS }, (_, i) => {
+    const created = new Date(start + i * 1000);
+    return {
+      id: newId('ep', created),
+      url: `https://scale-${i}.example.com`,
+      created_at: created.toISOString(),
+      updated_at: created.toISOString(),
+      traffic_policy: '{"on_http_request":[]}',
+      bindings: ['public'],
+    };
+  });
+}
+
+/** An SSE subscriber that reads everything, counting ONLINE and each endpoint's UPDATED. */
+async function reader(url: string, signal: AbortSignal): Promise<Reader> {
+  const r: Reader = { online: 0, updated: new Map(), ended: false };
+  const response = await fetch(url, {
+    method: 'POST',
+    signal,
+    headers: {
+      'content-type': 'application/json',
+      accept: 'text/event-stream',
+      authorization: `Bearer ${KEY}`,
+    },
+    body: QUERY,
+  });
+  const stream = response.body?.pipeThrough(new TextDecoderStream()).getReader();
+  if (!stream) throw new Error('no event stream');
+  void (async () => {
+    let buffer = '';
+    for (;;) {
+      const { done, value } = await stream.read();
+      if (done) break;
+      buffer += value;
+      const end = buffer.lastIndexOf('\n\n');
+      if (end === -1) continue;
+      for (const m of buffer.slice(0, end).matchAll(/"kind":"(\w+)","endpointId":"(\w+)"/g)) {
+        if (m[1] === 'ONLINE') r.online += 1;
+        else if (m[1] === 'UPDATED') r.updated.set(m[2] ?? '', (r.updated.get(m[2] ?? '') ?? 0) + 1);
+      }
+      buffer = buffer.slice(end + 2);
+    }
+  })()
+    .catch(() => {})
+    .finally(() => {
+      r.ended = true;
+    });
+  return r;
+}
+
+/** An SSE subscriber over a raw socket that never reads; `closed` once the gateway cut it. */
+async function nonReader(url: string): Promise<{ socket: Socket; closed: () => boolean }> {
+  const { port } = new URL(url);
+  const socket = connect(Number(port), '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  socket.write(
+    `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: text/event-stream\r\nAuthorization: Bearer ${KEY}\r\nContent-Length: ${Buffer.byteLength(QUERY)}\r\n\r\n${QUERY}`,
+  );
+  socket.pause();
+  socket.on('error', () => {});
+  let closed = false;
+  socket.once('close', () => {
+    closed = true;
+  });
+  return { socket, closed: () => closed };
+}
+
+async function waitFor(condition: () => boolean, deadlineMs: number): Promise<boolean> {
+  const deadline = performance.now() + deadlineMs;
+  while (!condition()) {
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return true;
+}
+
+/** Changes endpoint after endpoint (oldest first, each once) every CHANGE_EVERY_MS for `seconds`. */
+async function churn(sandbox: Sandbox, ids: readonly string[], seconds: number): Promise<string[]> {
+  const changed: string[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    const id = ids[changed.length % ids.length] ?? '';
+    sandbox.touchEndpoint(KEY, id);
+    changed.push(id);
+    await new Promise((resolve) => setTimeout(resolve, CHANGE_EVERY_MS));
+  }
+  return changed;
+}
+
+export async function measureLiveScale(options: {
+  seconds: number;
+  nodeArgs: readonly string[];
+}): Promise<LiveScaleResult> {
+  const redis = await startRedis();
+  if (!redis) throw new Error('--live-scale needs /usr/bin/redis-server');
+  const endpoints = seeds();
+  const sandbox = await startSandbox({ rateLimit: false, accounts: { [KEY]: { tunnels: [], endpoints } } });
+  const gateways: GatewayProcess[] = [];
+  const abort = new AbortController();
+  const sockets: Socket[] = [];
+  try {
+    const env = {
+      NGROK_API_URL: sandbox.url,
+      NODE_ENV: 'production',
+      REDIS_URL: redis.url,
+      REDIS_FALLBACK_REPLICAS: String(REPLICAS),
+      UPSTREAM_RATE_LIMIT_PER_MIN: '0',
+      LIVE_POLL_INTERVAL_MS: '1000',
+      LIVE_POLL_BUDGET_PER_MIN: String(POLL_BUDGET_PER_MIN),
+      LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL: String(SUBSCRIBERS),
+    };
+    for (let i = 0; i < REPLICAS; i += 1)
+      gateways.push(
+        await startGateway(GATEWAY_ENTRY, env, { nodeArgs: options.nodeArgs, timeoutMs: 30_000 }),
+      );
+    const began = performance.now();
+    const readers: Reader[] = [];
+    const silent: { closed: () => boolean }[] = [];
+    for (let i = 0; i < SUBSCRIBERS; i += 1) {
+      const url = gateways[i % REPLICAS]?.url ?? '';
+      if (i % (SUBSCRIBERS / NON_READERS) === 0) {
+        const s = await nonReader(url);
+        sockets.push(s.socket);
+        silent.push(s);
+      } else readers.push(await reader(url, abort.signal));
+    }
+    log(`  live-scale: ${readers.length} readers and ${silent.length} non-readers subscribed`);
+    const listed = await waitFor(() => readers.every((r) => r.online >= ENDPOINTS), LIST_DEADLINE_MS);
+    const listSeconds = (performance.now() - began) / 1000;
+    log(
+      `  live-scale: the list of ${ENDPOINTS} ${listed ? 'reached every reader' : 'did NOT reach every reader'} in ${listSeconds.toFixed(0)} s`,
+    );
+
+    sandbox.resetCalls();
+    const started = performance.now();
+    const changed = await churn(
+      sandbox,
+      endpoints.map((e) => e.id),
+      options.seconds,
+    );
+    const everyChange = (r: Reader) => changed.every((id) => r.updated.has(id));
+    await waitFor(() => readers.every(everyChange), DRAIN_DEADLINE_MS);
+    const minutes = (performance.now() - started) / MINUTE_MS;
+    const listCalls = sandbox.calls('listEndpoints', KEY);
+    const otherCalls = sandbox.calls(undefined, KEY) - listCalls;
+    const repeated = readers.filter((r) => [...r.updated.values()].some((n) => n > 1)).length;
+    const missing = readers.filter((r) => !everyChange(r)).length;
+    const exact = readers.filter(
+      (r) =>
+        r.online === ENDPOINTS &&
+        r.updated.size === changed.length &&
+        everyChange(r) &&
+        ![...r.updated.values()].some((n) => n > 1),
+    ).length;
+    return {
+      endpoints: ENDPOINTS,
+      readers: readers.length,
+      nonReaders: silent.length,
+      replicas: REPLICAS,
+      seconds: options.seconds,
+      listSeconds,
+      changes: changed.length,
+      exact,
+      missing,
+      repeated,
+      peakRssMb: gateways.map((g) => residentMb(g.pid, 'VmHWM') ?? Number.NaN),
+      callsPerMin: (listCalls + otherCalls) / minutes,
+      listCalls,
+      otherCalls,
+      pollBudgetPerMin: POLL_BUDGET_PER_MIN,
+      droppedNonReaders: silent.filter((s) => s.closed()).length,
+    };
+  } finally {
+    abort.abort();
+    for (const socket of sockets) socket.destroy();
+    for (const g of gateways) await g.stop();
+    await sandbox.close();
+    redis.child.kill('SIGKILL');
+  }
+}
+
+/** The figures as the bench prints them. */
+export function liveScaleLines(r: LiveScaleResult): string[] {
+  return [
+    `live-scale: ${r.endpoints} endpoints, ${r.readers} reading + ${r.nonReaders} non-reading includeCurrent subscribers on ${r.replicas} replicas, one change every ${CHANGE_EVERY_MS} ms for ${r.seconds} s`,
+    `  whole list at every reader after ${r.listSeconds.toFixed(0)} s (from the first subscription)`,
+    `  ${r.changes} changes: ${r.exact}/${r.readers} readers got the list and every change exactly once; ${r.missing} missed a change, ${r.repeated} got one twice`,
+    `  peak RSS per replica: ${r.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(', ')} (target <= 200 MB, 128 MB heap)`,
+    `  upstream calls: ${r.callsPerMin.toFixed(0)}/min for the cluster (poll budget ${r.pollBudgetPerMin}/min for the account): ${r.listCalls} list pages, ${r.otherCalls} other calls (joins)`,
+    `  non-readers cut by the gateway by the end: ${r.droppedNonReaders}/${r.nonReaders}`,
+  ];
+}
