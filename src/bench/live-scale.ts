@@ -39,6 +39,8 @@ export interface LiveScaleResult {
   readonly exact: number;
   readonly missing: number;
   readonly repeated: number;
+  /** Readers whose stream ended before the run did (dropped, or cut). */
+  readonly ended: number;
   readonly peakRssMb: readonly number[];
   readonly callsPerMin: number;
   readonly listCalls: number;
@@ -223,6 +225,7 @@ export async function measureLiveScale(options: {
       exact,
       missing,
       repeated,
+      ended: readers.filter((r) => r.ended).length,
       peakRssMb: gateways.map((g) => residentMb(g.pid, 'VmHWM') ?? Number.NaN),
       callsPerMin: (listCalls + otherCalls) / minutes,
       listCalls,
@@ -244,7 +247,7 @@ export function liveScaleLines(r: LiveScaleResult): string[] {
   return [
     `live-scale: ${r.endpoints} endpoints, ${r.readers} reading + ${r.nonReaders} non-reading includeCurrent subscribers on ${r.replicas} replicas, one change every ${CHANGE_EVERY_MS} ms for ${r.seconds} s`,
     `  whole list at every reader after ${r.listSeconds.toFixed(0)} s (from the first subscription)`,
-    `  ${r.changes} changes: ${r.exact}/${r.readers} readers got the list and every change exactly once; ${r.missing} missed a change, ${r.repeated} got one twice`,
+    `  ${r.changes} changes: ${r.exact}/${r.readers} readers got the list and every change exactly once; ${r.missing} missed a change, ${r.repeated} got one twice, ${r.ended} had their stream end`,
     `  peak RSS per replica: ${r.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(', ')} (target <= 200 MB, 128 MB heap)`,
     `  upstream calls: ${r.callsPerMin.toFixed(0)}/min for the cluster (poll budget ${r.pollBudgetPerMin}/min for the account): ${r.listCalls} list pages, ${r.otherCalls} other calls (joins)`,
     `  non-readers cut by the gateway by the end: ${r.droppedNonReaders}/${r.nonReaders}`,
