@@ -21,6 +21,7 @@ import {
   KEY,
   metric,
   OTHER_KEY,
+  RFC3339,
   type Stack,
   type Subscriber,
   sse,
@@ -30,7 +31,6 @@ import {
   wsSubscribe,
 } from './support';
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 const CREATE = `mutation($input: CreateCloudEndpointInput!) {
   createCloudEndpoint(input: $input) { __typename ... on CreateCloudEndpointPayload { endpoint { id } } }
 }`;

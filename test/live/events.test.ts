@@ -8,6 +8,7 @@ import {
   graphqlTunnel,
   KEY,
   metric,
+  RFC3339,
   type Stack,
   type Subscriber,
   sse,
@@ -17,8 +18,6 @@ import {
   wsClient,
   wsSubscribe,
 } from './support';
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
 describe('tunnelEvents', () => {
   let stack: Stack;

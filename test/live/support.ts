@@ -10,6 +10,9 @@ import { type Stack, type StackOptions, startStack } from '../support/stack';
 export { graphqlTunnel } from '../support/fixtures';
 export { KEY, OTHER_KEY, type Stack, TUNNEL_FIELDS } from '../support/stack';
 
+/** An event's observedAt: RFC 3339 in UTC. */
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
+
 export const EVENTS = (fields = 'id publicUrl region') =>
   `subscription Events($includeCurrent: Boolean) { tunnelEvents(includeCurrent: $includeCurrent) { kind tunnelId observedAt tunnel { ${fields} } } }`;
 

@@ -11,6 +11,7 @@ import {
   KEY,
   metric,
   OTHER_KEY,
+  RFC3339,
   SESSION_EVENTS,
   type Stack,
   type Subscriber,
@@ -20,8 +21,6 @@ import {
   wsClient,
   wsSubscribe,
 } from './support';
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z$/;
 
 describe('tunnelSessionEvents', () => {
   let stack: Stack;
