@@ -14,6 +14,14 @@ export interface PagingArgs {
   readonly before?: string | null;
 }
 
+/** A page's `first`, 20 when absent; outside 1..100 it is BAD_USER_INPUT (here and in the demand planner). */
+export function checkedFirst(given: unknown): number {
+  const first = given ?? DEFAULT_FIRST;
+  if (typeof first !== 'number' || !Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
+    throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${String(first)}.`);
+  return first;
+}
+
 /** first (1..100, default 20) and the upstream cursor in `after`; last/before are BAD_USER_INPUT. */
 export function forwardPaging(
   name: string,
@@ -23,10 +31,7 @@ export function forwardPaging(
   if (args.last != null || args.before != null) {
     throw badInput(`${name} pages forward only: use first and after (the ngrok API cannot page backwards).`);
   }
-  const first = args.first ?? DEFAULT_FIRST;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
-    throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${first}.`);
-  }
+  const first = checkedFirst(args.first);
   return { first, beforeId: args.after == null ? undefined : cursors.decode(args.after) };
 }
 

@@ -21,8 +21,6 @@ export interface Fetched {
 export type FetchingByKind = Readonly<Partial<Record<IdKind, Fetched>>>;
 
 export type UpstreamCalls =
-  /** Answered without the upstream (stated, so the planner knows it was not forgotten). */
-  | { readonly kind: 'none' }
   /**
    * A forward connection: one list call per page (`first` 1..100), and one more to look ahead when
    * `pageInfo.hasNextPage` is selected at first = 100 (the upstream's page cap).

@@ -1,5 +1,5 @@
 // A field that reaches the upstream must say how (schema/upstream-calls.ts), or the planner cannot
-// predict it: every root field declares its calls (`none` included), every field holding references
+// predict it: every root field declares its calls, every field holding references
 // declares what its references join, and Ref.node is the one join. The property test
 // (demand-property.test.ts) then checks the declarations against what the code really calls.
 import { getNamedType, isObjectType } from 'graphql';

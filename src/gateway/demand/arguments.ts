@@ -1,8 +1,7 @@
 // The list arguments the planner counts with, checked before they count: a value out of its
 // documented range is BAD_USER_INPUT at its field (ArgumentRefusal), never a number a plan uses.
 import { badInput, type GatewayError } from '../../errors';
-import { DEFAULT_FIRST } from '../../schema/forward-connection';
-import { MAX_PAGE_SIZE } from '../../upstream';
+import { checkedFirst } from '../../schema/forward-connection';
 
 /** A list argument out of its documented range: BAD_USER_INPUT at the field that has it. */
 export class ArgumentRefusal extends Error {
@@ -14,13 +13,8 @@ export class ArgumentRefusal extends Error {
   }
 }
 
-/** `first` of a page, checked before it counts: 1..100, 20 when absent. */
-export function firstOf(args: Record<string, unknown>): number {
-  const first = args.first ?? DEFAULT_FIRST;
-  if (typeof first !== 'number' || !Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE)
-    throw badInput(`first must be from 1 to ${MAX_PAGE_SIZE}, got ${String(first)}.`);
-  return first;
-}
+/** `first` of a page, checked as the connection checks it (schema/forward-connection.ts). */
+export const firstOf = (args: Record<string, unknown>): number => checkedFirst(args.first);
 
 /** The ids of a lookup's argument, its length checked: a list of at most `most`, or one id. */
 export function idsOf(args: Record<string, unknown>, arg: string, most: number | undefined): string[] {
