@@ -5,34 +5,39 @@ import { createYoga } from 'graphql-yoga';
 import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError } from './errors';
-import { useAccessControl } from './gateway/access-control';
-import { withCompression } from './gateway/compression';
-import { credentialOf } from './gateway/credentials';
-import { useDemandControl } from './gateway/demand/admission';
-import { documentCacheOptions } from './gateway/document-cache';
-import type { ExampleIds } from './gateway/example-ids';
-import { useCompiledExecution } from './gateway/execution';
-import { createGraphiQLServing, graphiqlOptions } from './gateway/graphiql';
+import { useCompiledExecution } from './gateway/execution/compiled-execution';
+import { documentCacheOptions } from './gateway/execution/document-cache';
 import {
   createMaskError,
   toGraphQLError,
   useErrorCodes,
   useIncrementalErrorMasking,
-} from './gateway/graphql-errors';
-import { createReadinessProbe, useUpstreamReadiness } from './gateway/health';
+} from './gateway/execution/graphql-errors';
+import type { ExampleIds } from './gateway/graphiql/example-ids';
+import { createGraphiQLServing, graphiqlOptions } from './gateway/graphiql/graphiql';
 import type { Gateway } from './gateway/instance';
-import { createMetrics } from './gateway/metrics';
-import { combineEvents, createRequestLog, maskLoggerOf, yogaLoggerOf } from './gateway/observability';
-import { useOperationDeadline } from './gateway/operation-deadline';
-import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted';
-import { useQueryLimits } from './gateway/query-limits';
+import { useDemandControl } from './gateway/limits/demand-control';
+import { useOperationDeadline } from './gateway/limits/operation-deadline';
+import { useQueryLimits } from './gateway/limits/query-limits';
+import { useUpstreamBudgetExtension } from './gateway/limits/upstream-budget-extension';
+import { createMetrics } from './gateway/observability/metrics';
+import {
+  combineEvents,
+  createRequestLog,
+  maskLoggerOf,
+  yogaLoggerOf,
+} from './gateway/observability/request-log';
+import { tracesUrl } from './gateway/observability/trace-export';
+import type { Tracing } from './gateway/observability/tracing';
+import { createReadinessProbe, useUpstreamReadiness } from './gateway/observability/upstream-readiness';
+import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted/persisted';
 import { graphiqlForAllowedHosts, requestGuards, securityOptions, securityPlugins } from './gateway/security';
+import { useAccessControl } from './gateway/security/access-control';
+import { credentialOf } from './gateway/security/credentials';
 import { useRequestGuards } from './gateway/security/refusal';
-import { useSingleConnectionRefusal } from './gateway/sse-single-connection';
-import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
-import { tracesUrl } from './gateway/trace-export';
-import type { Tracing } from './gateway/tracing';
-import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
+import { withCompression } from './gateway/transports/compression';
+import { useSingleConnectionRefusal } from './gateway/transports/single-connection-refusal';
+import { type LinkCarrier, subscriberLinkOf } from './gateway/transports/subscriber-links';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';

@@ -4,11 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, listenHost, loadConfig } from './config';
-import { type ExampleIds, exampleIdsFrom } from './gateway/example-ids';
+import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql/example-ids';
+import { tracesUrl } from './gateway/observability/trace-export';
+import { startTracing } from './gateway/observability/tracing';
 import { keyProtection } from './gateway/security';
-import { tracesUrl } from './gateway/trace-export';
-import { startTracing } from './gateway/tracing';
-import { attachWebSocket } from './gateway/websocket';
+import { attachWebSocket } from './gateway/transports/websocket';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './log';
 

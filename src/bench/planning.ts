@@ -2,9 +2,9 @@
 // each example operation, in this process, from a document parsed once (as yoga's parse cache hands
 // it over). Planning runs before every operation, so it must stay far below an operation's own cost.
 import { parse } from 'graphql';
-import { planOperation } from '../gateway/demand/plan';
-import { exampleIdsFrom } from '../gateway/example-ids';
-import { EXAMPLE_OPERATIONS } from '../gateway/examples';
+import { exampleIdsFrom } from '../gateway/graphiql/example-ids';
+import { EXAMPLE_OPERATIONS } from '../gateway/graphiql/examples';
+import { planOperation } from '../gateway/limits/demand/plan';
 import { demoData } from '../sandbox';
 import { schema } from '../schema';
 

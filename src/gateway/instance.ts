@@ -1,5 +1,5 @@
 // What createGateway (app.ts) hands back: the yoga instance and the parts its server, its shutdown
-// and the tests reach. Declared here, below app.ts, so the servers built on it (websocket.ts) need
+// and the tests reach. Declared here, below app.ts, so the servers built on it (transports/websocket.ts) need
 // not import the file that assembles everything.
 
 import type { RequestListener } from 'node:http';
@@ -9,10 +9,10 @@ import type { Context } from '../context';
 import type { LiveEvents } from '../live/subscriptions';
 import type { SharedState } from '../shared-state';
 import type { UpstreamTransport } from '../upstream';
-import type { RequestLog } from './observability';
-import type { PersistedOperations } from './persisted';
+import type { RequestLog } from './observability/request-log';
+import type { PersistedOperations } from './persisted/persisted';
 import type { RequestGuard } from './security/refusal';
-import type { LinkCarrier } from './subscriber-links';
+import type { LinkCarrier } from './transports/subscriber-links';
 
 export interface Gateway {
   readonly yoga: YogaServerInstance<LinkCarrier, Context>;
@@ -23,7 +23,7 @@ export interface Gateway {
   readonly guards: readonly RequestGuard[];
   /** Persisted operations and APQ: yoga's plugins, and the same rules for graphql-ws messages. */
   readonly persisted: PersistedOperations;
-  /** One line per request, and per graphql-ws operation (websocket.ts). */
+  /** One line per request, and per graphql-ws operation (transports/websocket.ts). */
   readonly requestLog: RequestLog;
   /** The gateway's own Prometheus registry (served at /metrics). */
   readonly metrics: Registry;

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { exampleIdsFrom, PLACEHOLDER_IDS } from '../../src/gateway/example-ids';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/examples';
+import { exampleIdsFrom, PLACEHOLDER_IDS } from '../../src/gateway/graphiql/example-ids';
+import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
 import { start } from '../../src/main';
 import { demoData } from '../../src/sandbox';
 

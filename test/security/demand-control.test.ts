@@ -1,4 +1,4 @@
-// Admission on upstream calls (src/gateway/demand/): a dashboard's pages run, with the calls they
+// Admission on upstream calls (src/gateway/limits/): a dashboard's pages run, with the calls they
 // were predicted to make; an operation predicted above MAX_UPSTREAM_CALLS_PER_OPERATION, or above
 // what the credential's budget has left, is refused before any upstream call; a list argument out
 // of range is BAD_USER_INPUT naming it. Over HTTP and over graphql-ws alike, with the log line.

@@ -17,8 +17,8 @@ import {
   Store,
 } from 'relay-runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { exampleIdsFrom } from '../../src/gateway/example-ids';
-import { exampleOperation } from '../../src/gateway/examples';
+import { exampleIdsFrom } from '../../src/gateway/graphiql/example-ids';
+import { exampleOperation } from '../../src/gateway/graphiql/examples';
 import { demoData } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
 import { gatewayCache } from './cache-recipes/apollo';

@@ -5,7 +5,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
   // The /* GraphQL */ templates of the example operations.
-  documents: 'src/gateway/*examples.ts',
+  documents: 'src/gateway/graphiql/*examples.ts',
   generates: {
     'test/tooling/__generated__/': {
       preset: 'client',

@@ -1,9 +1,9 @@
-// The example operations (src/gateway/examples.ts: what GraphiQL opens with and the README shows,
+// The example operations (src/gateway/graphiql/examples.ts: what GraphiQL opens with and the README shows,
 // what .graphqlrc.yml points tools at, what the generated client uses) run against the demo data
 // with exact results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleIdsFrom } from '../../src/gateway/example-ids';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/examples';
+import { exampleIdsFrom } from '../../src/gateway/graphiql/example-ids';
+import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
 import { demoData, type UpstreamTunnel } from '../../src/sandbox';
 import { sse } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';

@@ -15,8 +15,8 @@ import {
 } from 'graphql';
 import { type GraphQLExtensionDeclaration, loadConfig } from 'graphql-config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/examples';
-import { LIVE_EXAMPLES } from '../../src/gateway/live-examples';
+import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
+import { LIVE_EXAMPLES } from '../../src/gateway/graphiql/live-examples';
 import { type Stack, startStack } from '../support/stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -67,7 +67,8 @@ describe('.graphqlrc.yml', () => {
     const documents = await project.getDocuments();
     expect(documents.map((d) => d.location?.replace(root, ''))).toEqual(
       EXAMPLE_OPERATIONS.map(
-        (o) => `src/gateway/${LIVE_EXAMPLES.some((l) => l.name === o.name) ? 'live-' : ''}examples.ts`,
+        (o) =>
+          `src/gateway/graphiql/${LIVE_EXAMPLES.some((l) => l.name === o.name) ? 'live-' : ''}examples.ts`,
       ),
     );
     const names = documents.map((d) =>

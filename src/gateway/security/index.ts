@@ -26,7 +26,7 @@ export function securityOptions(config: SecurityConfig, context: OriginContext =
   } satisfies Partial<YogaServerOptions<object, object>>;
 }
 
-/** The Host and Origin checks, in order, for HTTP requests and WebSocket upgrades (../upgrade-guards.ts) alike. */
+/** The Host and Origin checks, in order, for HTTP requests and WebSocket upgrades (../transports/upgrade-guards.ts) alike. */
 export function requestGuards(config: SecurityConfig, context: OriginContext = {}): RequestGuard[] {
   return [hostGuard(config), originGuard(config, context)].filter((g) => g !== undefined);
 }

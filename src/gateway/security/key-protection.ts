@@ -17,7 +17,7 @@ export function keyProtection(
     : 'any Host name (ALLOWED_HOSTS=*)';
   const origins = allowedOrigins(config, context);
   const browsers = origins.length === 0 ? 'none (CORS_ORIGINS unset)' : origins.join(', ');
-  // A page may open a WebSocket to any address: the line says the upgrade is checked too (websocket.ts).
+  // A page may open a WebSocket to any address: the line says the upgrade is checked too (../transports/websocket.ts).
   const checked = `${hostCheck(config) ? 'Host and Origin' : 'Origin'} checked on every HTTP request and WebSocket upgrade`;
   return `Security: NGROK_API_KEY is lent without GATEWAY_TOKENS, protected by: this machine only (HOST=${config.server.host}); ${hosts}; browser origins: its own pages, others ${browsers}; ${checked}.`;
 }

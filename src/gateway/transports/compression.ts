@@ -3,11 +3,11 @@
 // compresses event streams (holding SSE events back), has no size threshold, runs brotli at quality
 // 11 on every answer, ignores q-values and decompresses request bodies past the body limit.
 // Streams are never compressed: an event or a multipart part must leave as soon as it is written.
-// GraphiQL's page arrives already encoded (./graphiql-cache.ts) and is passed through as it is.
+// GraphiQL's page arrives already encoded (../graphiql/graphiql-cache.ts) and is passed through as it is.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { constants } from 'node:zlib';
 import compression from 'compression';
-import type { ServerConfig } from '../config';
+import type { ServerConfig } from '../../config';
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 

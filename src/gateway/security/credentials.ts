@@ -1,9 +1,9 @@
 // Who is calling and with which ngrok credential. Pass-through mode forwards the client's own key;
 // server-held key mode lends the gateway's key to clients holding a gateway token.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Config, GatewayToken, TokenScope } from '../config';
-import type { Credential } from '../context';
-import { GatewayError } from '../errors';
+import type { Config, GatewayToken, TokenScope } from '../../config';
+import type { Credential } from '../../context';
+import { GatewayError } from '../../errors';
 
 const ALL_SCOPES: readonly TokenScope[] = ['read', 'write'];
 

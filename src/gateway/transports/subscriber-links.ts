@@ -4,7 +4,7 @@
 // client never reads again.
 import { ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { SubscriberLink } from '../live/backlog';
+import type { SubscriberLink } from '../../live/backlog';
 
 /** How long a dropped subscriber's connection may take to close by itself before it is cut. */
 export const DROP_GRACE_MS = 5_000;

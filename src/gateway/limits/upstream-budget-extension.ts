@@ -4,7 +4,7 @@
 // the kind it made (reads leave the last tenth to writes). Cached or coalesced answers claim
 // nothing and carry nothing; neither does a streamed result.
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../context';
+import type { Context } from '../../context';
 
 export const UPSTREAM_BUDGET_EXTENSION = 'upstreamBudget';
 

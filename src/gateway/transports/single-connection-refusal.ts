@@ -5,7 +5,7 @@
 // without the request steps (persisted operations, the body limit, CSRF, the request log), and the
 // reserved stream lives in one process, which a second replica behind a load balancer cannot find.
 import type { Plugin } from 'graphql-yoga';
-import { refusalResponse } from './security/refusal';
+import { refusalResponse } from '../security/refusal';
 
 /** The header (or `token` query parameter) that carries a reserved stream's token. */
 const TOKEN_HEADER = 'x-graphql-event-stream-token';

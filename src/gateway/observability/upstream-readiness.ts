@@ -3,8 +3,8 @@
 // kubelet and load balancer cost at most one upstream call per period per replica. /health (alive)
 // is yoga's own health check and never calls the upstream.
 import { type Plugin, useReadinessCheck } from 'graphql-yoga';
-import type { RedisConnection } from '../shared-state';
-import { READINESS_REQUEST, type UpstreamTransport } from '../upstream';
+import type { RedisConnection } from '../../shared-state';
+import { READINESS_REQUEST, type UpstreamTransport } from '../../upstream';
 
 export const READINESS_ENDPOINT = '/readiness';
 

@@ -22,10 +22,10 @@ import {
   Kind,
   type SelectionSetNode,
 } from 'graphql';
-import { GatewayError } from '../../errors';
-import { kindOf } from '../../ids';
-import { type FetchingByKind, UPSTREAM_CALLS, type UpstreamCalls } from '../../schema/upstream-calls';
-import { MAX_PAGE_SIZE } from '../../upstream';
+import { GatewayError } from '../../../errors';
+import { kindOf } from '../../../ids';
+import { type FetchingByKind, UPSTREAM_CALLS, type UpstreamCalls } from '../../../schema/upstream-calls';
+import { MAX_PAGE_SIZE } from '../../../upstream';
 import { ArgumentRefusal, firstOf, idsOf } from './arguments';
 import { collectFields, type Operation, subSelections } from './collect';
 import { fetchCalls } from './fetch-calls';

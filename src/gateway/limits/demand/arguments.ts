@@ -1,7 +1,7 @@
 // The list arguments the planner counts with, checked before they count: a value out of its
 // documented range is BAD_USER_INPUT at its field (ArgumentRefusal), never a number a plan uses.
-import { badInput, type GatewayError } from '../../errors';
-import { checkedFirst } from '../../schema/forward-connection';
+import { badInput, type GatewayError } from '../../../errors';
+import { checkedFirst } from '../../../schema/forward-connection';
 
 /** A list argument out of its documented range: BAD_USER_INPUT at the field that has it. */
 export class ArgumentRefusal extends Error {

@@ -7,10 +7,10 @@
 import { randomUUID } from 'node:crypto';
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin, type YogaLogger } from 'graphql-yoga';
-import { GatewayError } from '../errors';
-import type { Logger } from '../log';
-import { newTally, type UpstreamEvents, type UpstreamTally } from '../upstream';
-import type { MaskLogger } from './graphql-errors';
+import { GatewayError } from '../../errors';
+import type { Logger } from '../../log';
+import { newTally, type UpstreamEvents, type UpstreamTally } from '../../upstream';
+import type { MaskLogger } from '../execution/graphql-errors';
 import { loggable } from './operation-names';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
@@ -118,7 +118,7 @@ export interface RequestLog {
   /** The tally of a request's upstream work, counted by the transport (see src/upstream/http/call-scope.ts). */
   tallyOf(request: Request): UpstreamTally | undefined;
   /**
-   * A graphql-ws operation, which runs on `request` (made for it: websocket.ts) with no HTTP answer:
+   * A graphql-ws operation, which runs on `request` (made for it: ../transports/websocket.ts) with no HTTP answer:
    * its results are noted as they leave, and its line is written when it ends.
    */
   socketOperation(request: Request): SocketOperationLog;

@@ -1,5 +1,5 @@
 // Admission on upstream calls: every operation, over HTTP or graphql-ws, persisted or not, is planned
-// (plan.ts) after validation and before it runs, and refused without an upstream call when it is
+// (./demand/plan.ts) after validation and before it runs, and refused without an upstream call when it is
 // predicted to make more calls than MAX_UPSTREAM_CALLS_PER_OPERATION, to answer with more objects
 // than MAX_RESPONSE_OBJECTS, or to need more calls than its credential's budget has left right now.
 // Each answer then says what was predicted and what was made: extensions.upstreamCalls.
@@ -8,9 +8,9 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
 import { GatewayError } from '../../errors';
 import { type RateBudget, retryAfterFromMs } from '../../shared-state';
-import { toGraphQLError } from '../graphql-errors';
-import { ArgumentRefusal, type Plan } from './plan';
-import { planOf } from './plans';
+import { toGraphQLError } from '../execution/graphql-errors';
+import { ArgumentRefusal, type Plan } from './demand/plan';
+import { planOf } from './demand/plans';
 
 export const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
 

@@ -2,7 +2,7 @@
 // not already a GraphQL error of the request's own making, is masked.
 import { GraphQLError } from 'graphql';
 import { handleStreamOrSingleExecutionResult, type Plugin, processRegularResult } from 'graphql-yoga';
-import { GatewayError } from '../errors';
+import { GatewayError } from '../../errors';
 
 export interface MaskLogger {
   /** `cause`: the error being masked (the log finds its request by it). */

@@ -4,7 +4,7 @@
 // Authorization header to fill in. Off in production. The page itself is built by
 // ./graphiql-page.ts (no CDN) and served by ./graphiql-cache.ts (compressed once, with an ETag).
 import type { GraphiQLOptions } from 'graphql-yoga';
-import type { Config } from '../config';
+import type { Config } from '../../config';
 import { type ExampleIds, PLACEHOLDER_IDS } from './example-ids';
 import { EXAMPLE_OPERATIONS, type ExampleOperation } from './examples';
 

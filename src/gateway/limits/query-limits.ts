@@ -1,6 +1,6 @@
 // How one operation may be written: document size in tokens, selection depth, aliases and
 // directives, checked at parse and validation time before anything runs. What it may cost (upstream
-// calls, answer size) is judged after validation, with its variables: src/gateway/demand/.
+// calls, answer size) is judged after validation, with its variables: ./demand-control.ts, planned by ./demand/.
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
@@ -11,7 +11,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { LimitsConfig } from '../config';
+import type { LimitsConfig } from '../../config';
 
 /** graphql-armor says "Syntax Error: …"; clients get the limit as the validation error it is. */
 function report(context: ValidationContext | null, error: GraphQLError): void {

@@ -7,7 +7,7 @@
 // metric is labelled by credential.
 import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CircuitState, UpstreamEvents } from '../upstream';
+import type { CircuitState, UpstreamEvents } from '../../upstream';
 import { OperationNameLabels } from './operation-names';
 import { pipelineMetrics } from './pipeline-metrics';
 

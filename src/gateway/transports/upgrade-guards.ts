@@ -5,11 +5,11 @@
 import type { IncomingMessage } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Config } from '../config';
-import { GatewayError } from '../errors';
-import { credentialOf } from './credentials';
-import { type Refusal, type RequestGuard, refusalOf, refusalParts } from './security/refusal';
-import { AUTH_CHALLENGE } from './security/refusal-headers';
+import type { Config } from '../../config';
+import { GatewayError } from '../../errors';
+import { credentialOf } from '../security/credentials';
+import { type Refusal, type RequestGuard, refusalOf, refusalParts } from '../security/refusal';
+import { AUTH_CHALLENGE } from '../security/refusal-headers';
 
 /** Headers about the WebSocket handshake itself, not the caller: operations do not carry them. */
 const HANDSHAKE_HEADERS = /^(?:connection|upgrade|sec-websocket-.+|content-length|transfer-encoding)$/;

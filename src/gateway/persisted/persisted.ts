@@ -11,7 +11,7 @@ import {
 } from '@graphql-yoga/plugin-persisted-operations';
 import { type DocumentNode, type GraphQLError, type GraphQLSchema, parse, validate } from 'graphql';
 import { createGraphQLError, type Plugin } from 'graphql-yoga';
-import { ConfigError, type PersistedConfig } from '../config';
+import { ConfigError, type PersistedConfig } from '../../config';
 import { type ApqStore, apqHashMismatch, apqHashOf, createApqStore, useApqRegistration } from './apq';
 
 const FILE = 'PERSISTED_OPERATIONS_FILE';

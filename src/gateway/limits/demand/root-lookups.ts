@@ -1,7 +1,7 @@
 // The by-id fields at the root of a query (node, nodes, tunnel, endpoint, under any alias) run in
 // the same tick, so their ids reach each kind's loader as one batch: they are counted together,
 // distinct ids once, rather than field by field. (A mutation's root fields run one after another.)
-import type { Fetching } from '../../schema/upstream-calls';
+import type { Fetching } from '../../../schema/upstream-calls';
 import { fetchCalls } from './fetch-calls';
 
 export class RootLookups {

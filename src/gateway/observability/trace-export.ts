@@ -3,8 +3,8 @@
 // given each one, so it does not go looking in the environment. It is loaded only when tracing is on.
 import type { TracerProvider } from '@opentelemetry/api';
 import type { ReadableSpan, Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
-import type { TracingConfig } from '../config';
-import type { Logger } from '../log';
+import type { TracingConfig } from '../../config';
+import type { Logger } from '../../log';
 
 export interface TraceExport {
   readonly provider: TracerProvider;

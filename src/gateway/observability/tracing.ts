@@ -5,10 +5,10 @@
 // (src/upstream/trace.ts). Off, nothing is loaded, no plugin is installed and no span code runs.
 import { ROOT_CONTEXT, SpanKind, type TextMapGetter, type Context as TraceContext } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
-import type { TracingConfig } from '../config';
-import type { Context } from '../context';
-import type { Logger } from '../log';
-import type { UpstreamTracing } from '../upstream';
+import type { TracingConfig } from '../../config';
+import type { Context } from '../../context';
+import type { Logger } from '../../log';
+import type { UpstreamTracing } from '../../upstream';
 import { createTraceExport, tracesUrl } from './trace-export';
 
 export interface Tracing {

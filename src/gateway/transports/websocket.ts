@@ -9,9 +9,9 @@ import type { Duplex } from 'node:stream';
 import { type DocumentNode, type ExecutionArgs, GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { Config } from '../config';
-import type { Gateway } from './instance';
-import type { SocketOperationLog } from './observability';
+import type { Config } from '../../config';
+import type { Gateway } from '../instance';
+import type { SocketOperationLog } from '../observability/request-log';
 import { socketLink } from './subscriber-links';
 import { credentialRefusal, headersOf, refuseUpgrade, upgradeRefusal } from './upgrade-guards';
 

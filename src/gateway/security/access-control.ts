@@ -1,9 +1,9 @@
 // Who may run what: an operation that reaches the upstream needs a credential, a write the write scope.
 import { type DefinitionNode, Kind, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from '../context';
-import { GatewayError, missingCredential } from '../errors';
-import { toGraphQLError } from './graphql-errors';
+import type { Context } from '../../context';
+import { GatewayError, missingCredential } from '../../errors';
+import { toGraphQLError } from '../execution/graphql-errors';
 
 /** True when every root field of the operation is introspection, which needs no credential. */
 function onlyIntrospection(operation: OperationDefinitionNode): boolean {
