@@ -5,39 +5,57 @@ import { createYoga } from 'graphql-yoga';
 import type { Config } from './config';
 import { type Context, createContext } from './context';
 import { GatewayError } from './errors';
-import { useCompiledExecution } from './gateway/execution/compiled-execution';
-import { documentCacheOptions } from './gateway/execution/document-cache';
 import {
   createMaskError,
+  documentCacheOptions,
   toGraphQLError,
+  useCompiledExecution,
   useErrorCodes,
   useIncrementalErrorMasking,
-} from './gateway/execution/graphql-errors';
-import type { ExampleIds } from './gateway/graphiql/example-ids';
-import { createGraphiQLServing, graphiqlOptions } from './gateway/graphiql/graphiql';
+} from './gateway/execution';
+import {
+  createGraphiQLServing,
+  type ExampleIds,
+  graphiqlOptions,
+  useGraphiQLCache,
+} from './gateway/graphiql';
 import type { Gateway } from './gateway/instance';
-import { useDemandControl } from './gateway/limits/demand-control';
-import { useOperationDeadline } from './gateway/limits/operation-deadline';
-import { useQueryLimits } from './gateway/limits/query-limits';
-import { useUpstreamBudgetExtension } from './gateway/limits/upstream-budget-extension';
-import { createMetrics } from './gateway/observability/metrics';
+import {
+  useDemandControl,
+  useOperationDeadline,
+  useQueryLimits,
+  useUpstreamBudgetExtension,
+} from './gateway/limits';
 import {
   combineEvents,
+  createMetrics,
+  createReadinessProbe,
   createRequestLog,
   maskLoggerOf,
+  type Tracing,
+  tracesUrl,
+  useMetrics,
+  useRequestLog,
+  useTracing,
+  useUpstreamReadiness,
   yogaLoggerOf,
-} from './gateway/observability/request-log';
-import { tracesUrl } from './gateway/observability/trace-export';
-import type { Tracing } from './gateway/observability/tracing';
-import { createReadinessProbe, useUpstreamReadiness } from './gateway/observability/upstream-readiness';
-import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted/persisted';
-import { graphiqlForAllowedHosts, requestGuards, securityOptions, securityPlugins } from './gateway/security';
-import { useAccessControl } from './gateway/security/access-control';
-import { credentialOf } from './gateway/security/credentials';
-import { useRequestGuards } from './gateway/security/refusal';
-import { withCompression } from './gateway/transports/compression';
-import { useSingleConnectionRefusal } from './gateway/transports/single-connection-refusal';
-import { type LinkCarrier, subscriberLinkOf } from './gateway/transports/subscriber-links';
+} from './gateway/observability';
+import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted';
+import {
+  credentialOf,
+  graphiqlForAllowedHosts,
+  requestGuards,
+  securityOptions,
+  securityPlugins,
+  useAccessControl,
+  useRequestGuards,
+} from './gateway/security';
+import {
+  type LinkCarrier,
+  subscriberLinkOf,
+  useSingleConnectionRefusal,
+  withCompression,
+} from './gateway/transports';
 import { LiveEvents } from './live/subscriptions';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
@@ -152,17 +170,17 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
     },
     plugins: [
       // Before the request log, which reads the codes it fills in.
-      useErrorCodes,
+      useErrorCodes(),
       // Before the request log: it replaces GraphiQL's answer, whose status (304) the log reports.
-      graphiql.plugin,
-      requestLog.plugin,
+      useGraphiQLCache(graphiql),
+      useRequestLog(requestLog),
       // A span per operation, and its context for the upstream calls (OTEL_EXPORTER_OTLP_ENDPOINT).
-      ...(deps.tracing?.plugins ?? []),
+      useTracing(deps.tracing),
       useUpstreamBudgetExtension(),
       // Host and Origin: before anything that answers or runs.
       useRequestGuards(guards),
       useSingleConnectionRefusal('/graphql'),
-      metrics.plugin,
+      useMetrics(metrics),
       useUpstreamReadiness(readiness, shared.redis),
       ...persisted.plugins,
       ...securityPlugins(config),

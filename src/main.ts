@@ -4,11 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
 import { type Config, ConfigError, helpText, isLoopback, listenHost, loadConfig } from './config';
-import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql/example-ids';
-import { tracesUrl } from './gateway/observability/trace-export';
-import { startTracing } from './gateway/observability/tracing';
+import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
+import { startTracing, tracesUrl } from './gateway/observability';
 import { keyProtection } from './gateway/security';
-import { attachWebSocket } from './gateway/transports/websocket';
+import { attachWebSocket } from './gateway/transports';
 import { createHttpServer } from './http-server';
 import { createLogger, type Logger } from './log';
 

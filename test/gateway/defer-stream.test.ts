@@ -10,7 +10,7 @@ import { Defer20220824Handler } from '@apollo/client/incremental';
 import { createClient, fetchExchange } from '@urql/core';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { exampleIdsFrom } from '../../src/gateway/graphiql/example-ids';
+import { exampleIdsFrom } from '../../src/gateway/graphiql';
 import { demoData } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
 

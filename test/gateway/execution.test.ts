@@ -12,8 +12,7 @@ import {
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
-import { useCompiledExecution } from '../../src/gateway/execution/compiled-execution';
-import { createMaskError } from '../../src/gateway/execution/graphql-errors';
+import { createMaskError, useCompiledExecution } from '../../src/gateway/execution';
 
 const Item = new GraphQLObjectType({
   name: 'Item',

@@ -10,8 +10,8 @@ import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleOperation } from '../../src/gateway/graphiql/examples';
-import { createApqStore } from '../../src/gateway/persisted/apq';
+import { exampleOperation } from '../../src/gateway/graphiql';
+import { createApqStore } from '../../src/gateway/persisted';
 import { makeTunnels } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
 

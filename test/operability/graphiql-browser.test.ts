@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { exampleIdsFrom, PLACEHOLDER_IDS } from '../../src/gateway/graphiql/example-ids';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom, PLACEHOLDER_IDS } from '../../src/gateway/graphiql';
 import { start } from '../../src/main';
 import { demoData } from '../../src/sandbox';
 

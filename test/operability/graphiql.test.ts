@@ -4,8 +4,7 @@
 // test/gateway/readme.test.ts checks that the README's example table names these tabs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
-import { exampleIdsFrom } from '../../src/gateway/graphiql/example-ids';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/graphiql';
 import { start } from '../../src/main';
 import { demoData } from '../../src/sandbox';
 import { type Stack, startStack } from '../support/stack';

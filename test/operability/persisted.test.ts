@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway } from '../../src/app';
 import { ConfigError, loadConfig } from '../../src/config';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
+import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql';
 import { makeTunnels } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
 

@@ -2,7 +2,7 @@
 // tenant never sees another's data; gateway tokens carry scopes.
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMaskError } from '../../src/gateway/execution/graphql-errors';
+import { createMaskError } from '../../src/gateway/execution';
 import { type AccountSeed, makeTunnels, newId } from '../../src/sandbox';
 import { KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 

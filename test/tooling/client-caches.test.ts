@@ -17,8 +17,7 @@ import {
   Store,
 } from 'relay-runtime';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { exampleIdsFrom } from '../../src/gateway/graphiql/example-ids';
-import { exampleOperation } from '../../src/gateway/graphiql/examples';
+import { exampleIdsFrom, exampleOperation } from '../../src/gateway/graphiql';
 import { demoData } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
 import { gatewayCache } from './cache-recipes/apollo';

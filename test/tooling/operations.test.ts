@@ -2,8 +2,7 @@
 // what .graphqlrc.yml points tools at, what the generated client uses) run against the demo data
 // with exact results.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleIdsFrom } from '../../src/gateway/graphiql/example-ids';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/graphiql';
 import { demoData, type UpstreamTunnel } from '../../src/sandbox';
 import { sse } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';

@@ -15,8 +15,7 @@ import {
 } from 'graphql';
 import { type GraphQLExtensionDeclaration, loadConfig } from 'graphql-config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_OPERATIONS } from '../../src/gateway/graphiql/examples';
-import { LIVE_EXAMPLES } from '../../src/gateway/graphiql/live-examples';
+import { EXAMPLE_OPERATIONS, LIVE_EXAMPLES } from '../../src/gateway/graphiql';
 import { type Stack, startStack } from '../support/stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

@@ -1,7 +1,8 @@
 // The one place where the gateway's errors become GraphQL errors. Anything that is not ours, or
-// not already a GraphQL error of the request's own making, is masked.
+// not already a GraphQL error of the request's own making, is masked; what leaves carries a code
+// (sanitized), which the plugins beside it apply to every answer (./error-codes.ts) and to @defer
+// and @stream payloads (./incremental-error-masking.ts).
 import { GraphQLError } from 'graphql';
-import { handleStreamOrSingleExecutionResult, type Plugin, processRegularResult } from 'graphql-yoga';
 import { GatewayError } from '../../errors';
 
 export interface MaskLogger {
@@ -75,7 +76,7 @@ function codeFor(error: GraphQLError): string {
  * the JSON parser's message there, which quotes the client's body). Its HTTP status is kept as it
  * was (`spec` dropped with the detail would turn yoga's 400 into 200 for application/json).
  */
-function sanitized(error: GraphQLError): GraphQLError {
+export function sanitized(error: GraphQLError): GraphQLError {
   const {
     originalError: detail,
     http,
@@ -97,78 +98,4 @@ function sanitized(error: GraphQLError): GraphQLError {
       ...(keptHttp ? { http: keptHttp } : {}),
     },
   });
-}
-
-/**
- * A subscription asked for by a client that accepts no stream: yoga would answer 406 with an empty
- * body. The stream is closed and the client told, with a code, how to subscribe.
- */
-function refusedStream(result: Partial<AsyncIterator<unknown>>): unknown {
-  void result.return?.();
-  const message =
-    'Subscriptions are streams: send them with Accept: text/event-stream (GraphQL over SSE) or over graphql-ws.';
-  return {
-    errors: [new GraphQLError(message, { extensions: { code: 'NOT_ACCEPTABLE', http: { status: 406 } } })],
-  };
-}
-
-const isStream = (result: unknown): result is Partial<AsyncIterator<unknown>> =>
-  typeof result === 'object' && result !== null && Symbol.asyncIterator in result;
-
-function sanitizedResult(result: unknown): unknown {
-  if (typeof result !== 'object' || result === null || isStream(result)) return result;
-  const errors = (result as { errors?: readonly unknown[] }).errors;
-  if (!errors?.length) return result;
-  return {
-    ...result,
-    errors: errors.map((e) => (e instanceof GraphQLError ? sanitized(e) : e)),
-  };
-}
-
-const GRAPHQL_RESPONSE = 'application/graphql-response+json';
-
-/** Every error of every answer carries extensions.code, and none repeats what the client sent. */
-export const useErrorCodes: Plugin = {
-  onResultProcess({ request, result, setResult, resultProcessor, setResultProcessor }) {
-    if (isStream(result) && resultProcessor === undefined) {
-      // No processor accepts a stream for this client: yoga would answer 406 with an empty body.
-      setResult(refusedStream(result) as never);
-      const json = request.headers.get('accept')?.includes(GRAPHQL_RESPONSE)
-        ? GRAPHQL_RESPONSE
-        : 'application/json';
-      setResultProcessor(processRegularResult, json);
-      return;
-    }
-    const each = (r: unknown) => (isStream(r) ? refusedStream(r) : sanitizedResult(r));
-    setResult((Array.isArray(result) ? result.map(each) : sanitizedResult(result)) as never);
-  },
-};
-
-/** One deferred or streamed payload's part (@defer, @stream), as far as its errors go. */
-interface IncrementalPart {
-  readonly errors?: readonly unknown[];
-}
-
-/**
- * Errors of the payloads after the first (@defer, @stream), masked and coded like every other:
- * yoga's masking reads only `errors` at the top of each payload, and theirs sit in `incremental`.
- */
-export function useIncrementalErrorMasking(maskError: (error: unknown) => Error): Plugin {
-  const masked = (e: unknown) => {
-    const error = maskError(e);
-    return error instanceof GraphQLError ? sanitized(error) : error;
-  };
-  return {
-    onExecute: () => ({
-      onExecuteDone: (payload) =>
-        handleStreamOrSingleExecutionResult(payload, ({ result, setResult }) => {
-          const parts = (result as { incremental?: readonly IncrementalPart[] }).incremental;
-          if (!parts?.some((p) => p.errors?.length)) return;
-          const incremental = parts.map((p) =>
-            p.errors?.length ? { ...p, errors: p.errors.map(masked) } : p,
-          );
-          setResult({ ...result, incremental } as typeof result);
-        }),
-    }),
-  };
 }

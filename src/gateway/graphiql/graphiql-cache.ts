@@ -63,8 +63,8 @@ function answer(page: GraphiQLPage, request: Request, fetchAPI: FetchAPI): Respo
 export interface GraphiQLServing {
   /** Yoga's `renderGraphiQL`. */
   render(options: GraphiQLOptions): Promise<string>;
-  /** Replaces the page yoga rendered with the kept bytes, or a 304. */
-  readonly plugin: Plugin;
+  /** The page last rendered, with its encodings; undefined before the first render. */
+  page(): Promise<GraphiQLPage> | undefined;
 }
 
 /** `compressed`: keep gzip and brotli encodings too (COMPRESSION). */
@@ -77,18 +77,23 @@ export function createGraphiQLServing(compressed: boolean): GraphiQLServing {
       current = offlineGraphiQLPage(options, encodings);
       return current.then((page) => page.html);
     },
-    plugin: {
-      onResponse({ request, response, setResponse, fetchAPI }) {
-        const page = current;
-        if (
-          page === undefined ||
-          request.method !== 'GET' ||
-          response.status !== 200 ||
-          !response.headers.get('content-type')?.startsWith('text/html')
-        )
-          return;
-        return page.then((p) => setResponse(answer(p, request, fetchAPI)));
-      },
+    page: () => current,
+  };
+}
+
+/** Replaces the page yoga rendered with the kept bytes of `serving`, or a 304. */
+export function useGraphiQLCache(serving: GraphiQLServing): Plugin {
+  return {
+    onResponse({ request, response, setResponse, fetchAPI }) {
+      const page = serving.page();
+      if (
+        page === undefined ||
+        request.method !== 'GET' ||
+        response.status !== 200 ||
+        !response.headers.get('content-type')?.startsWith('text/html')
+      )
+        return;
+      return page.then((p) => setResponse(answer(p, request, fetchAPI)));
     },
   };
 }

@@ -8,8 +8,6 @@ import type { Config } from '../../config';
 import { type ExampleIds, PLACEHOLDER_IDS } from './example-ids';
 import { EXAMPLE_OPERATIONS, type ExampleOperation } from './examples';
 
-export { createGraphiQLServing } from './graphiql-cache';
-
 /** One GraphiQL tab: what the page opens with. */
 export interface GraphiQLTab {
   readonly query: string;

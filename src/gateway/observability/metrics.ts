@@ -9,7 +9,7 @@ import type { Plugin } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { CircuitState, UpstreamEvents } from '../../upstream';
 import { OperationNameLabels } from './operation-names';
-import { pipelineMetrics } from './pipeline-metrics';
+import { usePipelineMetrics } from './pipeline-metrics';
 
 const CIRCUIT_STATES: readonly CircuitState[] = ['closed', 'open', 'half-open'];
 
@@ -133,6 +133,9 @@ export function createMetrics(options: MetricsOptions): GatewayMetrics {
     circuit: setCircuit,
   };
 
-  const plugin = pipelineMetrics(registry, new OperationNameLabels(options.maxOperationNames));
+  const plugin = usePipelineMetrics(registry, new OperationNameLabels(options.maxOperationNames));
   return { registry, events, plugin };
 }
+
+/** The GraphQL pipeline's metrics and /metrics (usePipelineMetrics), for yoga's list of plugins. */
+export const useMetrics = (metrics: GatewayMetrics): Plugin => metrics.plugin;

@@ -22,7 +22,7 @@ const OPERATION_LABELS: OperationLabel[] = ['operationName', 'operationType'];
 /** What yoga's HTTP histogram passes besides the operation. */
 type HttpParams = FillLabelsFnParams & { request: Request; response: Response };
 
-export function pipelineMetrics(registry: Registry, names: OperationNameLabels): Plugin {
+export function usePipelineMetrics(registry: Registry, names: OperationNameLabels): Plugin {
   const labelsOf = (p: FillLabelsFnParams): Record<OperationLabel, string> => ({
     // No operation determined (no document, or a name that matches none): "unknown" for both.
     operationName:

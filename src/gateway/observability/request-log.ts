@@ -264,3 +264,6 @@ export function createRequestLog(logger: Logger): RequestLog {
   }
   return { plugin, tallyOf: (request) => records.get(request)?.upstream, socketOperation };
 }
+
+/** The request log's yoga plugin (createRequestLog), for yoga's list of plugins. */
+export const useRequestLog = (log: RequestLog): Plugin => log.plugin;

@@ -73,3 +73,12 @@ export async function startTracing(config: TracingConfig, logger: Logger): Promi
     shutdown: () => traceExport.shutdown(),
   };
 }
+
+/** The operation spans of `tracing`, in their order; nothing when tracing is off (no OTLP endpoint). */
+export function useTracing(tracing: Tracing | undefined): Plugin<Context> {
+  return {
+    onPluginInit({ addPlugin }) {
+      for (const plugin of tracing?.plugins ?? []) addPlugin(plugin);
+    },
+  };
+}

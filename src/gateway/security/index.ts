@@ -1,6 +1,7 @@
-// What protects the gateway from browsers and hostile clients at the HTTP level, assembled for
-// app.ts: the Host and Origin checks, CORS, the request body cap, batching bounds, CSRF prevention,
-// the refusal headers (401 challenge), and no field suggestions in production.
+// What protects the gateway from browsers and hostile clients, assembled for app.ts: who is calling
+// (credentials.ts) and what they may run (access-control.ts), the Host and Origin checks, CORS, the
+// request body cap, batching bounds, CSRF prevention, the refusal headers (401 challenge), and no
+// field suggestions in production.
 import { blockFieldSuggestionsPlugin } from '@escape.tech/graphql-armor-block-field-suggestions';
 import type { Plugin, YogaServerOptions } from 'graphql-yoga';
 import type { Config } from '../../config';
@@ -9,10 +10,13 @@ import { useCsrfPrevention } from './csrf';
 import { hostGuard } from './hosts';
 import { corsOption, type OriginContext, originGuard } from './origins';
 import type { RequestGuard } from './refusal';
-import { refusalHeaders } from './refusal-headers';
+import { useRefusalHeaders } from './refusal-headers';
 
+export { useAccessControl } from './access-control';
+export { credentialOf } from './credentials';
 export { graphiqlForAllowedHosts } from './hosts';
 export { keyProtection } from './key-protection';
+export { useRequestGuards } from './request-guards';
 
 type SecurityConfig = Pick<Config, 'access' | 'server' | 'limits' | 'upstream'>;
 
@@ -32,7 +36,11 @@ export function requestGuards(config: SecurityConfig, context: OriginContext = {
 }
 
 export function securityPlugins(config: SecurityConfig): Plugin[] {
-  const plugins: Plugin[] = [useCsrfPrevention(), refusalHeaders, useBodyLimit(config.limits.maxBodyBytes)];
+  const plugins: Plugin[] = [
+    useCsrfPrevention(),
+    useRefusalHeaders(),
+    useBodyLimit(config.limits.maxBodyBytes),
+  ];
   if (config.server.nodeEnv === 'production') plugins.push(blockFieldSuggestionsPlugin({ mask: '' }));
   return plugins;
 }

@@ -9,11 +9,11 @@ export const AUTH_CHALLENGE = 'Bearer realm="ngrok-graphql-gateway"';
 /** Refusals that may come before the body is read: too large, CSRF (or scope), unsupported type. */
 const UNREAD_BODY_STATUSES = new Set([403, 413, 415]);
 
-export const refusalHeaders: Plugin = {
+export const useRefusalHeaders = (): Plugin => ({
   onResponse({ request, response }) {
     if (request.method === 'POST' && UNREAD_BODY_STATUSES.has(response.status)) {
       response.headers.set('connection', 'close');
     }
     if (response.status === 401) response.headers.set('www-authenticate', AUTH_CHALLENGE);
   },
-};
+});

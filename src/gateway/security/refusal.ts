@@ -1,7 +1,7 @@
 // A request refused before yoga parses it (a foreign Host or Origin, a bad credential on a WebSocket
 // upgrade): what the refusal is, and its body, a GraphQL error with a code like yoga's own refusals.
-// HTTP requests and WebSocket upgrades are judged by the same guards and get the same answer.
-import type { Plugin } from 'graphql-yoga';
+// HTTP requests (./request-guards.ts) and WebSocket upgrades (../transports/upgrade-guards.ts) are
+// judged by the same guards and get the same answer.
 
 const GRAPHQL_RESPONSE = 'application/graphql-response+json';
 
@@ -38,14 +38,4 @@ export function refusalParts(refused: Refusal, accept: string | null) {
 export function refusalResponse(refused: Refusal, request: Request): Response {
   const { headers, body } = refusalParts(refused, request.headers.get('accept'));
   return new Response(body, { status: refused.status, headers });
-}
-
-/** Refuses an HTTP request a guard refuses, before it is parsed or run. */
-export function useRequestGuards(guards: readonly RequestGuard[]): Plugin {
-  return {
-    onRequest({ request, endResponse }) {
-      const refused = refusalOf(guards, request.headers);
-      if (refused) endResponse(refusalResponse(refused, request));
-    },
-  };
 }
