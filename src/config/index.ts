@@ -2,22 +2,12 @@
 // loadConfig (load.ts), the one place that reads the environment and the command line.
 import type { Config } from './table';
 
-export { ConfigError, type GatewayToken, integer, oneOf, type TokenScope } from './parsers';
-export {
-  type Config,
-  defaultTextOf,
-  type LogFormat,
-  type LogLevel,
-  type NodeEnv,
-  OPTIONS,
-  TABLE,
-  type TraceSampler,
-} from './table';
+export { ConfigError, type GatewayToken, type TokenScope } from './parsers';
+export { type Config, defaultTextOf, OPTIONS } from './table';
 
 export type ServerConfig = Config['server'];
 export type UpstreamConfig = Config['upstream'];
 export type LimitsConfig = Config['limits'];
-export type AccessConfig = Config['access'];
 export type CacheConfig = Config['cache'];
 export type PersistedConfig = Config['persisted'];
 export type RedisConfig = Config['redis'];
