@@ -137,7 +137,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
   const maskError = createMaskError(maskLoggerOf(logger));
   // GraphiQL's page, built and compressed once, served with an ETag.
   const graphiql = createGraphiQLServing(config.server.compression);
-  // Host and Origin: judged the same for HTTP requests and WebSocket upgrades (websocket.ts).
+  // Host and Origin: judged the same for HTTP requests and WebSocket upgrades (gateway/transports/websocket.ts).
   const guards = requestGuards(config, { standIn: deps.standIn });
   const yoga = createYoga<LinkCarrier, Context>({
     schema,

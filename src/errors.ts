@@ -1,5 +1,5 @@
 // The gateway's one error vocabulary. Nothing here knows GraphQL: src/schema/mutation-errors.ts shows the
-// domain errors as data, and src/gateway/graphql-errors.ts maps the rest to GraphQL errors.
+// domain errors as data, and src/gateway/execution/graphql-errors.ts maps the rest to GraphQL errors.
 
 export type ErrorCode =
   | 'UNAUTHENTICATED'

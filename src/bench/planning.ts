@@ -1,9 +1,8 @@
-// The planning row: how long the demand planner (src/gateway/demand/) takes to predict the calls of
+// The planning row: how long the demand planner (src/gateway/limits/demand/) takes to predict the calls of
 // each example operation, in this process, from a document parsed once (as yoga's parse cache hands
 // it over). Planning runs before every operation, so it must stay far below an operation's own cost.
 import { parse } from 'graphql';
-import { exampleIdsFrom } from '../gateway/graphiql/example-ids';
-import { EXAMPLE_OPERATIONS } from '../gateway/graphiql/examples';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../gateway/graphiql';
 import { planOperation } from '../gateway/limits/demand/plan';
 import { demoData } from '../sandbox';
 import { schema } from '../schema';

@@ -16,7 +16,7 @@ export type ListPage<T> = (
 
 /**
  * `first` items older than `beforeId` (newest first), in one upstream call, so a page costs exactly
- * what the demand planner predicts (src/gateway/demand/). Below the upstream's page cap it asks for
+ * what the demand planner predicts (src/gateway/limits/demand/). Below the upstream's page cap it asks for
  * one extra item, so hasNextPage needs no second call; at the cap it looks ahead only when asked.
  * A page the upstream sends short while still giving a next_page_uri is passed on as it is, with
  * hasNextPage true: the next page may be empty, as the upstream's own next_page_uri may.

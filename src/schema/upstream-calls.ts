@@ -1,5 +1,5 @@
 // How a field reaches the upstream, declared beside the field (its `extensions.upstreamCalls`), so
-// the demand planner (src/gateway/demand/) predicts an operation's calls from the schema alone:
+// the demand planner (src/gateway/limits/demand/) predicts an operation's calls from the schema alone:
 // a field that fetches and declares nothing is caught by the planner's property test.
 import type { IdKind } from '../ids';
 

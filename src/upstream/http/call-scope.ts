@@ -13,7 +13,7 @@ export interface UpstreamTally {
   /** Reads the read cache answered (CACHE_TTL_MS). */
   cached: number;
   retries: number;
-  /** Upstream calls its operations were predicted to make at most (src/gateway/demand/), summed. */
+  /** Upstream calls its operations were predicted to make at most (src/gateway/limits/), summed. */
   predicted: number;
   /** Calls its operations started: a call's resends count once, joined or cached reads not at all. */
   made: number;
@@ -45,14 +45,14 @@ export interface OperationCalls {
 export interface CallScope {
   /**
    * The operation's deadline on the performance.now() clock; Infinity until the operation starts
-   * executing (src/gateway/operation-deadline.ts sets it) and outside any operation.
+   * executing (src/gateway/limits/operation-deadline.ts sets it) and outside any operation.
    */
   deadline: number;
   /** Counted into by the transport's stages; shared by the operations of one request. */
   readonly tally?: UpstreamTally;
   /** This operation's own calls (extensions.upstreamCalls); absent outside an operation. */
   readonly operation?: OperationCalls;
-  /** The operation span's context, set when tracing is on (src/gateway/tracing.ts): its calls' parent. */
+  /** The operation span's context, set when tracing is on (src/gateway/observability/tracing.ts): its calls' parent. */
   trace?: TraceContext;
 }
 
