@@ -1,10 +1,10 @@
 // The local stand-in of ngrok's REST API: a real HTTP server for tests, benchmarks and frontends.
-export { agentSessionOf, agentSessionsOf, reservationsFor } from './account-graph-data';
-export { DEFAULT_START, demoData, makeTunnels } from './data';
-export { REQUIRED_FIELD } from './faults';
-export { idTime, newId } from './ids';
-export { joinedAccount } from './joined-account';
-export { DEFAULT_API_KEY, startSandbox } from './server';
+export { agentSessionOf, agentSessionsOf, reservationsFor } from './account-graph/data';
+export { joinedAccount } from './account-graph/joined-account';
+export { REQUIRED_FIELD } from './http/faults';
+export { DEFAULT_API_KEY, startSandbox } from './http/server';
+export { idTime, newId } from './state/ids';
+export { DEFAULT_START, demoData, makeTunnels } from './tunnels/data';
 export type {
   AccountGraphCollection,
   AccountSeed,

@@ -5,7 +5,7 @@ import type {
   UpstreamReservedAddr,
   UpstreamReservedDomain,
   UpstreamTunnelSession,
-} from './account-graph-types';
+} from './account-graph/types';
 
 export type {
   AccountGraphCollection,

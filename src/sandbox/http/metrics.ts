@@ -1,4 +1,4 @@
-import type { RouteName } from './types';
+import type { RouteName } from '../types';
 
 // What tests and benchmarks assert on: calls per route and key, and peak simultaneous requests.
 // A request's key is its bearer token as sent, even when auth later rejects it.

@@ -1,14 +1,15 @@
 // One account's agents and reservations, beside its tunnels and endpoints (store.ts holds this): the
 // three lists newest first, the reservation an endpoint's host or host:port refers to, and what an
 // agent's update meets (its metadata's `update`, one it was given since, or the stand-in's default).
+
+import { NewestFirst } from '../state/newest-first';
 import type {
   AccountGraphCollection,
   AgentUpdateState,
   UpstreamReservedAddr,
   UpstreamReservedDomain,
   UpstreamTunnelSession,
-} from './account-graph-types';
-import { NewestFirst } from './newest-first';
+} from './types';
 
 const UPDATE_STATES: ReadonlySet<string> = new Set([
   'available',

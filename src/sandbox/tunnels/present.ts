@@ -1,6 +1,6 @@
-import { ref, resourceUri } from './resources';
-import type { BackendModule } from './store';
-import type { Ref, UpstreamTunnel } from './types';
+import { ref, resourceUri } from '../state/resources';
+import type { BackendModule } from '../state/store';
+import type { Ref, UpstreamTunnel } from '../types';
 
 // JSON bodies as the real API writes them: fixed field order, optional fields omitted (never
 // null), Ref uris derived from ids under the public base. Fields a seed adds beyond the known ones

@@ -1,7 +1,7 @@
 // What an operation receives once the caller is admitted, and what it answers with.
-import type { AgentUpdateState } from './account-graph-types';
+import type { AgentUpdateState } from '../account-graph/types';
+import type { AccountStore } from '../state/store';
 import type { RouteMatch } from './routes';
-import type { AccountStore } from './store';
 
 export interface OperationRequest {
   match: RouteMatch;

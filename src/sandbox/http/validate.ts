@@ -1,6 +1,6 @@
+import { ID_PATTERN } from '../state/ids';
+import { BACKEND_PREFIXES, isBackendPrefix } from '../state/resources';
 import { apiError } from './api-errors';
-import { ID_PATTERN } from './ids';
-import { BACKEND_PREFIXES, isBackendPrefix } from './resources';
 
 // Request validation, in the order a Go handler would fail: query, then content type, syntax,
 // unknown fields, field types, required fields, id shapes. Each failure is one catalogued code.

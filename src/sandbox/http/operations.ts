@@ -1,8 +1,8 @@
-import { runAccountGraphOperation } from './account-graph-operations';
+import { runAccountGraphOperation } from '../account-graph/operations';
+import { runEndpointOperation } from '../endpoints/operations';
+import { presentModule, presentTunnel, presentTunnelList } from '../tunnels/present';
 import { apiError, notFound } from './api-errors';
-import { runEndpointOperation } from './endpoint-operations';
 import type { OperationRequest, Outcome } from './operation-request';
-import { presentModule, presentTunnel, presentTunnelList } from './present';
 import { isAccountGraphRoute, isEndpointRoute } from './routes';
 import { checkNoBody, checkNoQuery, parseListQuery, parseModuleInput } from './validate';
 

@@ -1,9 +1,10 @@
 // A fixture in which the account graph joins at scale: every agent tunnel on an agent of its own and
 // on a reserved domain or TCP address (the join tests and the benchmark seed it).
-import { agentSessionsOf, reservationsFor } from './account-graph-data';
-import { makeTunnels } from './data';
-import { idTime } from './ids';
-import type { AccountSeed, UpstreamTunnel } from './types';
+
+import { idTime } from '../state/ids';
+import { makeTunnels } from '../tunnels/data';
+import type { AccountSeed, UpstreamTunnel } from '../types';
+import { agentSessionsOf, reservationsFor } from './data';
 
 const API_BASE = 'https://api.ngrok.com';
 

@@ -1,15 +1,12 @@
 // Seeded agents and reservations, so the account graph joins: the agent (tunnel session) behind each
 // tunnel, derived from the session's id alone (the same tunnels always give the same agents, and no
 // other generator's sequence moves), and reservations for endpoints' hosts.
-import type {
-  UpstreamReservedAddr,
-  UpstreamReservedDomain,
-  UpstreamTunnelSession,
-} from './account-graph-types';
-import { describeUrl } from './endpoint-url';
-import { idTime, ksuidSuffix } from './ids';
-import { Rng } from './rng';
-import type { UpstreamTunnel } from './types';
+
+import { describeUrl } from '../endpoints/url';
+import { idTime, ksuidSuffix } from '../state/ids';
+import { Rng } from '../state/rng';
+import type { UpstreamTunnel } from '../types';
+import type { UpstreamReservedAddr, UpstreamReservedDomain, UpstreamTunnelSession } from './types';
 
 const OSES = ['linux', 'linux', 'linux', 'darwin', 'windows'] as const;
 const VERSIONS = ['3.19.1', '3.22.1', '3.24.0'] as const;

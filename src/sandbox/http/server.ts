@@ -1,24 +1,24 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MINUTE_MS } from '../time';
-import { allItems } from './account-graph-operations';
+import { MINUTE_MS } from '../../time';
+import { allItems } from '../account-graph/operations';
+import { freshEndpointInput } from '../endpoints/data';
+import { allEndpoints } from '../endpoints/operations';
+import { createCloudEndpoint, touchCloudEndpoint } from '../endpoints/writes';
+import { freshTunnel, startChurn } from '../state/churn';
+import { operationId } from '../state/ids';
+import { Rng } from '../state/rng';
+import { AccountStore } from '../state/store';
+import { demoData } from '../tunnels/data';
+import { ROUTE_NAMES, type RouteName, type Sandbox, type SandboxOptions } from '../types';
 import { ConcurrencyCap, RateLimiter } from './admission';
 import { ApiError, internalError, notFound } from './api-errors';
 import { authenticate, bearerToken, isCredentialShaped } from './auth';
-import { freshTunnel, startChurn } from './churn';
-import { demoData } from './data';
-import { freshEndpointInput } from './endpoint-data';
-import { allEndpoints } from './endpoint-operations';
-import { createCloudEndpoint, touchCloudEndpoint } from './endpoint-writes';
 import { earlyAction, FaultQueues, isEarly, mangle, sendLarge } from './faults';
-import { operationId } from './ids';
 import { Metrics } from './metrics';
 import { runOperation } from './operations';
 import { emptyReply, errorReply, jsonReply, type Reply, send } from './respond';
-import { Rng } from './rng';
 import { matchRoute, type RouteMatch, splitTarget } from './routes';
-import { AccountStore } from './store';
-import { ROUTE_NAMES, type RouteName, type Sandbox, type SandboxOptions } from './types';
 import { checkVersion } from './version';
 
 /** The key of the default account (demo data) when no accounts are given. */

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import { type Fault, ROUTE_NAMES, type RouteName } from '../types';
 import { injectedError } from './api-errors';
 import { errorReply, type Reply } from './respond';
-import { type Fault, ROUTE_NAMES, type RouteName } from './types';
 
 // Faults come in two kinds. "Early" ones replace the upstream entirely (no auth, no side effect):
 // an error status, a 429, a proxy's HTML page, a dropped or hanging connection. "Late" ones let

@@ -1,5 +1,5 @@
-import type { AccountGraphCollection } from './account-graph-types';
-import type { RouteName } from './types';
+import type { AccountGraphCollection } from '../account-graph/types';
+import type { RouteName } from '../types';
 
 export type EndpointRoute =
   | { name: 'listEndpoints' }

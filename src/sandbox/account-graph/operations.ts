@@ -1,17 +1,18 @@
 // The account-graph operations: GET /tunnel_sessions, /reserved_domains and /reserved_addrs (paged
 // like every list, filtered before paging), GET of one item, and the agent commands. Bodies carry
 // the item's fields as held, its `uri` and Ref uris derived from ids, optional fields left out.
-import type { AccountGraphCollection } from './account-graph-types';
+
+import { filterParam } from '../filter';
+import { apiError, notFound } from '../http/api-errors';
+import type { OperationRequest, Outcome } from '../http/operation-request';
+import { ACCOUNT_GRAPH_LISTS, type AccountGraphRoute } from '../http/routes';
+import { checkNoBody, checkNoQuery, parseJsonObject, parseListQuery } from '../http/validate';
+import { pageOf } from '../state/paging';
+import { ref, resourceUri } from '../state/resources';
+import type { AccountStore } from '../state/store';
+import { presentList } from '../tunnels/present';
 import { commandAgent } from './agent-commands';
-import { apiError, notFound } from './api-errors';
-import { filterParam } from './filter';
-import type { OperationRequest, Outcome } from './operation-request';
-import { pageOf } from './paging';
-import { presentList } from './present';
-import { ref, resourceUri } from './resources';
-import { ACCOUNT_GRAPH_LISTS, type AccountGraphRoute } from './routes';
-import type { AccountStore } from './store';
-import { checkNoBody, checkNoQuery, parseJsonObject, parseListQuery } from './validate';
+import type { AccountGraphCollection } from './types';
 
 /** An operation on an account-graph route. */
 type AccountGraphRequest = Omit<OperationRequest, 'match'> & { match: AccountGraphRoute };

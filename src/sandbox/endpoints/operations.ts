@@ -1,15 +1,15 @@
-import { notFound } from './api-errors';
-import { parseCreateBody, parseUpdateBody } from './endpoint-input';
-import { presentEndpoint } from './endpoint-present';
-import { createCloudEndpoint, deleteCloudEndpoint, updateCloudEndpoint } from './endpoint-writes';
-import { filterParam } from './filter';
-import type { OperationRequest, Outcome } from './operation-request';
-import { pageOf } from './paging';
-import { presentList } from './present';
-import type { EndpointRoute } from './routes';
-import type { AccountStore } from './store';
-import type { UpstreamEndpoint } from './types';
-import { checkNoBody, checkNoQuery, type ListSpec, parseListQuery } from './validate';
+import { filterParam } from '../filter';
+import { notFound } from '../http/api-errors';
+import type { OperationRequest, Outcome } from '../http/operation-request';
+import type { EndpointRoute } from '../http/routes';
+import { checkNoBody, checkNoQuery, type ListSpec, parseListQuery } from '../http/validate';
+import { pageOf } from '../state/paging';
+import type { AccountStore } from '../state/store';
+import { presentList } from '../tunnels/present';
+import type { UpstreamEndpoint } from '../types';
+import { parseCreateBody, parseUpdateBody } from './input';
+import { presentEndpoint } from './present';
+import { createCloudEndpoint, deleteCloudEndpoint, updateCloudEndpoint } from './writes';
 
 // The five /endpoints operations. The list is filtered before it is paged, so a filtered page
 // costs one call and next_page_uri carries the filter on.

@@ -1,6 +1,6 @@
-import { ksuidSuffix } from './ids';
-import type { Rng } from './rng';
-import type { CloudEndpoint, CloudEndpointInput, Ref } from './types';
+import { ksuidSuffix } from '../state/ids';
+import type { Rng } from '../state/rng';
+import type { CloudEndpoint, CloudEndpointInput, Ref } from '../types';
 
 // Seeded cloud endpoints for the demo data, and fresh ones for addEndpoint and churn: the same
 // seed gives the same endpoints, ids included.

@@ -1,9 +1,9 @@
-import { agentSessionOf, agentSessionsOf } from './account-graph-data';
-import { AccountGraph } from './account-graph-store';
+import { agentSessionOf, agentSessionsOf } from '../account-graph/data';
+import { AccountGraph } from '../account-graph/store';
+import type { AccountSeed, CloudEndpoint, RouteSeed, UpstreamTunnel } from '../types';
 import { idTime } from './ids';
 import { NewestFirst } from './newest-first';
 import { type Page, pageOf } from './paging';
-import type { AccountSeed, CloudEndpoint, RouteSeed, UpstreamTunnel } from './types';
 
 export interface BackendModule {
   backendId: string;

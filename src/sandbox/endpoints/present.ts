@@ -1,8 +1,8 @@
-import type { AccountGraph } from './account-graph-store';
-import { describeUrl } from './endpoint-url';
-import { ref, resourceUri } from './resources';
-import type { EndpointRecord } from './store';
-import type { CloudEndpoint, UpstreamEndpoint, UpstreamTunnel } from './types';
+import type { AccountGraph } from '../account-graph/store';
+import { ref, resourceUri } from '../state/resources';
+import type { EndpointRecord } from '../state/store';
+import type { CloudEndpoint, UpstreamEndpoint, UpstreamTunnel } from '../types';
+import { describeUrl } from './url';
 
 // Endpoint bodies as the real API writes them, in its field order: agent endpoints derived from
 // their tunnel, cloud endpoints from what the account stores, each with the reserved domain or TCP

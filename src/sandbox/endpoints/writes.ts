@@ -1,10 +1,10 @@
-import { agentEndpointReadOnly, apiError, invalidValue, notFound } from './api-errors';
-import type { CreateFields, EndpointFields } from './endpoint-input';
-import { checkEndpointUrl, describeUrl, type UrlParts } from './endpoint-url';
-import { newId } from './ids';
-import type { AccountStore, EndpointRecord } from './store';
+import { agentEndpointReadOnly, apiError, invalidValue, notFound } from '../http/api-errors';
+import { newId } from '../state/ids';
+import type { AccountStore, EndpointRecord } from '../state/store';
+import type { CloudEndpoint } from '../types';
+import type { CreateFields, EndpointFields } from './input';
 import { trafficPolicyProblem } from './traffic-policy';
-import type { CloudEndpoint } from './types';
+import { checkEndpointUrl, describeUrl, type UrlParts } from './url';
 
 // Creating, changing and deleting cloud endpoints, with the refusals the API makes, each a 400
 // whose msg says what is wrong. POST/PATCH/DELETE and the programmatic API both come here.

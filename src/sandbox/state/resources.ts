@@ -1,4 +1,4 @@
-import type { Ref } from './types';
+import type { Ref } from '../types';
 
 // Where each kind of id lives in the API, from the contract's table. Ref `uri`s are derived from
 // the id and the public base, so seeds never have to know the stand-in's address.

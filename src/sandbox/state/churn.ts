@@ -2,14 +2,15 @@
 // lists first, on a new agent) and a timer that, at a steady pace, brings a tunnel online or takes one
 // offline (its agent endpoint with it, and its agent when it was the agent's last tunnel) and
 // creates, touches or deletes a cloud endpoint.
-import { ApiError } from './api-errors';
-import { makeTunnels } from './data';
-import { freshEndpointInput } from './endpoint-data';
-import { createCloudEndpoint, touchCloudEndpoint } from './endpoint-writes';
+
+import { freshEndpointInput } from '../endpoints/data';
+import { createCloudEndpoint, touchCloudEndpoint } from '../endpoints/writes';
+import { ApiError } from '../http/api-errors';
+import { makeTunnels } from '../tunnels/data';
+import type { UpstreamTunnel } from '../types';
 import { idTime } from './ids';
 import { Rng } from './rng';
 import type { AccountStore } from './store';
-import type { UpstreamTunnel } from './types';
 
 /** A new tunnel for `account`, started now or a second after its newest tunnel, whichever is later. */
 export function freshTunnel(account: AccountStore, seed: number): UpstreamTunnel {

@@ -2,12 +2,13 @@
 // provider describes them: a stopped agent leaves the list with its tunnels (and their agent
 // endpoints); a restarted one reconnects under a new session id, its tunnels under new ids; an update
 // is refused for each reason the provider names, and a Windows agent cannot restart.
-import type { AgentUpdateState, UpstreamTunnelSession } from './account-graph-types';
-import { apiError, notFound } from './api-errors';
-import { idTime, newId } from './ids';
-import type { AgentCommandRoute } from './routes';
-import type { AccountStore } from './store';
-import type { UpstreamTunnel } from './types';
+
+import { apiError, notFound } from '../http/api-errors';
+import type { AgentCommandRoute } from '../http/routes';
+import { idTime, newId } from '../state/ids';
+import type { AccountStore } from '../state/store';
+import type { UpstreamTunnel } from '../types';
+import type { AgentUpdateState, UpstreamTunnelSession } from './types';
 
 /** Why an update is refused (ERR_NGROK_806's REASON), per state; 'available' is not refused. */
 const UPDATE_REFUSALS: Readonly<Record<Exclude<AgentUpdateState, 'available'>, string>> = {

@@ -1,9 +1,9 @@
-import { agentSessionsOf, reservationsFor } from './account-graph-data';
-import { demoCloudEndpoints } from './endpoint-data';
-import { ksuidSuffix } from './ids';
-import { type BackendPrefix, resourceUri } from './resources';
-import { Rng } from './rng';
-import type { AccountSeed, EdgeSeed, Ref, UpstreamTunnel } from './types';
+import { agentSessionsOf, reservationsFor } from '../account-graph/data';
+import { demoCloudEndpoints } from '../endpoints/data';
+import { ksuidSuffix } from '../state/ids';
+import { type BackendPrefix, resourceUri } from '../state/resources';
+import { Rng } from '../state/rng';
+import type { AccountSeed, EdgeSeed, Ref, UpstreamTunnel } from '../types';
 
 // Seeded generators for demo data and test fixtures: the same seed gives the same data, ids
 // included, because time and randomness both come from the seed (never from the clock).
