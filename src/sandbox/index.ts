@@ -3,8 +3,9 @@ export { agentSessionOf, agentSessionsOf, reservationsFor } from './account-grap
 export { joinedAccount } from './account-graph/joined-account';
 export { REQUIRED_FIELD } from './http/faults';
 export { DEFAULT_API_KEY, startSandbox } from './http/server';
+export { demoData } from './state/demo-data';
 export { idTime, newId } from './state/ids';
-export { DEFAULT_START, demoData, makeTunnels } from './tunnels/data';
+export { DEFAULT_START, makeTunnels } from './tunnels/data';
 export type {
   AccountGraphCollection,
   AccountSeed,

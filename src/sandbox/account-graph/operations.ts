@@ -7,10 +7,9 @@ import { apiError, notFound } from '../http/api-errors';
 import type { OperationRequest, Outcome } from '../http/operation-request';
 import { ACCOUNT_GRAPH_LISTS, type AccountGraphRoute } from '../http/routes';
 import { checkNoBody, checkNoQuery, parseJsonObject, parseListQuery } from '../http/validate';
-import { pageOf } from '../state/paging';
+import { pageOf, presentList } from '../state/paging';
 import { ref, resourceUri } from '../state/resources';
 import type { AccountStore } from '../state/store';
-import { presentList } from '../tunnels/present';
 import { commandAgent } from './agent-commands';
 import type { AccountGraphCollection } from './types';
 

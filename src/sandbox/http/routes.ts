@@ -27,12 +27,15 @@ export type AccountGraphRoute =
   | { name: GraphList['get']; collection: AccountGraphCollection; id: string }
   | { name: AgentCommandRoute; id: string };
 
-export type RouteMatch =
-  | { name: 'listTunnels' }
-  | AccountGraphRoute
-  | { name: 'getTunnel'; tunnelId: string }
-  | { name: 'replaceBackend' | 'getBackend' | 'deleteBackend'; edgeId: string; routeId: string }
-  | EndpointRoute;
+export type TunnelRoute = { name: 'listTunnels' } | { name: 'getTunnel'; tunnelId: string };
+
+export type BackendModuleRoute = {
+  name: 'replaceBackend' | 'getBackend' | 'deleteBackend';
+  edgeId: string;
+  routeId: string;
+};
+
+export type RouteMatch = TunnelRoute | AccountGraphRoute | BackendModuleRoute | EndpointRoute;
 
 const BACKEND_ROUTE_BY_METHOD: Readonly<Record<string, RouteName>> = {
   PUT: 'replaceBackend',
@@ -49,6 +52,10 @@ const ENDPOINT_ROUTE_BY_METHOD: Readonly<
 
 export function isEndpointRoute(match: RouteMatch): match is EndpointRoute {
   return match.name.endsWith('Endpoint') || match.name === 'listEndpoints';
+}
+
+export function isTunnelRoute(match: RouteMatch): match is TunnelRoute {
+  return match.name === 'listTunnels' || match.name === 'getTunnel';
 }
 
 export function isAccountGraphRoute(match: RouteMatch): match is AccountGraphRoute {

@@ -1,14 +1,11 @@
+// Request validation shared by every operation, in the order a Go handler would fail: query, then
+// content type and syntax (each room checks its own fields after). Each failure is one catalogued code.
 import { ID_PATTERN } from '../state/ids';
-import { BACKEND_PREFIXES, isBackendPrefix } from '../state/resources';
 import { apiError } from './api-errors';
 
-// Request validation, in the order a Go handler would fail: query, then content type, syntax,
-// unknown fields, field types, required fields, id shapes. Each failure is one catalogued code.
+const MAX_PAGE_SIZE = 100;
 
-export const MAX_PAGE_SIZE = 100;
-const BODY_FIELDS = ['backend_id', 'enabled'];
-
-export interface ListQuery {
+interface ListQuery {
   limit: number;
   beforeId?: string;
 }
@@ -22,11 +19,6 @@ export interface ListSpec {
 }
 
 const TUNNEL_LIST: ListSpec = { prefix: 'tn' };
-
-export interface ModuleInput {
-  backendId: string;
-  enabled: boolean;
-}
 
 function checkParams(
   query: URLSearchParams,
@@ -96,28 +88,4 @@ export function parseJsonObject(contentType: string | undefined, body: Buffer): 
     throw apiError('ERR_NGROK_213', { CTYPE: 'application/json' });
   }
   return parsed as Record<string, unknown>;
-}
-
-/** The flat body of PUT …/backend: `{"backend_id": "bkd…", "enabled"?: boolean}`. */
-export function parseModuleInput(contentType: string | undefined, body: Buffer): ModuleInput {
-  const input = parseJsonObject(contentType, body);
-  const unknown = Object.keys(input).find((key) => !BODY_FIELDS.includes(key));
-  if (unknown !== undefined) {
-    throw apiError('ERR_NGROK_214', { NAME: unknown, SUPPORTED: BODY_FIELDS.join(', ') });
-  }
-  const { backend_id: backendId, enabled } = input;
-  if (backendId !== undefined && backendId !== null && typeof backendId !== 'string') {
-    throw apiError('ERR_NGROK_215', { NAME: 'backend_id' });
-  }
-  if (enabled !== undefined && typeof enabled !== 'boolean')
-    throw apiError('ERR_NGROK_215', { NAME: 'enabled' });
-  if (backendId === undefined || backendId === null || backendId === '') {
-    throw apiError('ERR_NGROK_1405', { PARAM: 'backend_id' });
-  }
-  const prefix = ID_PATTERN.exec(backendId)?.[1];
-  if (prefix === undefined) throw apiError('ERR_NGROK_227', { VALUE: backendId, PREFIX: 'bkd' });
-  if (!isBackendPrefix(prefix)) {
-    throw apiError('ERR_NGROK_243', { VALUE: backendId, PREFIXES: BACKEND_PREFIXES.join(', ') });
-  }
-  return { backendId, enabled: enabled ?? true };
 }

@@ -1,5 +1,6 @@
 // Paging shared by every list: items are held newest first (ids sort by creation time, so that
-// is descending id order) and `before_id` is a position in that order, held or not.
+// is descending id order), `before_id` is a position in that order, held or not, and a page is
+// sent as `{<collection>: [...], uri, next_page_uri}`.
 
 export interface Page<T> {
   items: T[];
@@ -33,4 +34,35 @@ export function pageOf<T extends { id: string }>(
 /** Newest first by id: the order of every list. */
 export function newestFirst(a: { id: string }, b: { id: string }): number {
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/**
+ * A page of a list: `{<collection>: [...], uri, next_page_uri}`. `carried` are query parameters
+ * (such as a filter) the next page must repeat to continue the same list.
+ */
+export function presentList(
+  base: string,
+  collection: string,
+  items: readonly unknown[],
+  page: {
+    limit: number;
+    hasMore: boolean;
+    /** The id of the page's last (oldest) item. */
+    lastId: string | undefined;
+    carried?: readonly (readonly [string, string])[];
+  },
+): Record<string, unknown> {
+  const uri = `${base}/${collection}`;
+  const carried = (page.carried ?? [])
+    .map(([name, value]) => `&${name}=${encodeURIComponent(value)}`)
+    .join('');
+  return {
+    [collection]: items,
+    uri,
+    // Exact: null precisely when no older item exists.
+    next_page_uri:
+      page.hasMore && page.lastId !== undefined
+        ? `${uri}?before_id=${encodeURIComponent(page.lastId)}&limit=${page.limit}${carried}`
+        : null,
+  };
 }

@@ -1,9 +1,7 @@
-import { agentSessionsOf, reservationsFor } from '../account-graph/data';
-import { demoCloudEndpoints } from '../endpoints/data';
 import { ksuidSuffix } from '../state/ids';
 import { type BackendPrefix, resourceUri } from '../state/resources';
 import { Rng } from '../state/rng';
-import type { AccountSeed, EdgeSeed, Ref, UpstreamTunnel } from '../types';
+import type { Ref, UpstreamTunnel } from '../types';
 
 // Seeded generators for demo data and test fixtures: the same seed gives the same data, ids
 // included, because time and randomness both come from the seed (never from the clock).
@@ -36,7 +34,7 @@ const FORWARDS_TO: Record<Proto, string[]> = {
 export const DEFAULT_START = new Date('2025-09-01T08:00:00Z');
 const API_BASE = 'https://api.ngrok.com';
 
-function makeId(rng: Rng, prefix: string, date: Date): string {
+export function makeId(rng: Rng, prefix: string, date: Date): string {
   return `${prefix}_${ksuidSuffix(date, rng.bytes(16))}`;
 }
 
@@ -64,7 +62,7 @@ interface TunnelPlan {
   tunnelGroups: readonly string[];
 }
 
-function generateTunnels(rng: Rng, count: number, plan: TunnelPlan): UpstreamTunnel[] {
+export function generateTunnels(rng: Rng, count: number, plan: TunnelPlan): UpstreamTunnel[] {
   const created: UpstreamTunnel[] = [];
   let time = plan.start.getTime();
   let session: Ref | undefined;
@@ -115,7 +113,7 @@ function generateTunnels(rng: Rng, count: number, plan: TunnelPlan): UpstreamTun
   return created.reverse();
 }
 
-function makeBackends(rng: Rng, prefix: BackendPrefix, count: number, before: Date): string[] {
+export function makeBackends(rng: Rng, prefix: BackendPrefix, count: number, before: Date): string[] {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     ids.push(
@@ -138,80 +136,4 @@ export function makeTunnels(
   const start = options.start ?? DEFAULT_START;
   const tunnelGroups = makeBackends(rng, 'bkdtg', 3, start);
   return generateTunnels(rng, count, { kind: options.kind ?? 'mix', start, tunnelGroups });
-}
-
-/**
- * One account's demo data: agent tunnels of every protocol in several regions, labeled tunnels
- * served by tunnel-group backends, backends of every kind, HTTPS edges whose routes have a
- * backend module, a disabled one, or none, and cloud endpoints (public, internal and TCP ones).
- */
-export function demoData(options: { seed?: number; tunnels?: number } = {}): AccountSeed {
-  const rng = new Rng(options.seed ?? 1);
-  const start = DEFAULT_START;
-  const tunnelGroup = makeBackends(rng, 'bkdtg', 3, start);
-  const failover = makeBackends(rng, 'bkdfo', 2, start);
-  const weighted = makeBackends(rng, 'bkdwd', 2, start);
-  const httpResponse = makeBackends(rng, 'bkdhr', 2, start);
-  const statics = makeBackends(rng, 'bkdsc', 1, start);
-
-  const edgeTime = (hoursBefore: number) => new Date(start.getTime() - hoursBefore * 3_600_000);
-  const edge = (hoursBefore: number, routes: EdgeSeed['routes']): EdgeSeed => ({
-    id: makeId(rng, 'edghts', edgeTime(hoursBefore)),
-    routes,
-  });
-  const route = (hoursBefore: number, backend?: { backendId: string; enabled: boolean }) => ({
-    id: makeId(rng, 'edghtsrt', edgeTime(hoursBefore)),
-    ...(backend === undefined ? {} : { backend }),
-  });
-  const first = (ids: string[]) => ids[0] ?? '';
-  // One route per situation a client meets: enabled module, disabled module, no module.
-  const edges: EdgeSeed[] = [
-    edge(48, [
-      route(47, { backendId: first(tunnelGroup), enabled: true }),
-      route(46, { backendId: first(failover), enabled: false }),
-      route(45),
-    ]),
-    edge(40, [route(39, { backendId: first(weighted), enabled: true }), route(38)]),
-    edge(30, [route(29, { backendId: first(httpResponse), enabled: true })]),
-  ];
-
-  const tunnels = generateTunnels(rng, options.tunnels ?? 30, {
-    kind: 'mix',
-    start,
-    tunnelGroups: tunnelGroup,
-  });
-  // Drawn last, so the ids of everything above stay what they were before endpoints existed.
-  const endpoints = demoCloudEndpoints(rng, start);
-  return {
-    tunnels,
-    edges,
-    backends: [...tunnelGroup, ...failover, ...weighted, ...httpResponse, ...statics],
-    endpoints,
-    ...demoAccountGraph(
-      tunnels,
-      endpoints.map((e) => e.url),
-      options.seed ?? 1,
-      start,
-    ),
-  };
-}
-
-/**
- * The demo agents (one per tunnel session, the newest on Windows, the next with updates disabled in
- * its metadata) and reservations: every cloud endpoint's host and every other agent tunnel's.
- */
-function demoAccountGraph(
-  tunnels: readonly UpstreamTunnel[],
-  cloudUrls: readonly string[],
-  seed: number,
-  start: Date,
-): Pick<AccountSeed, 'tunnelSessions' | 'reservedDomains' | 'reservedAddrs'> {
-  const sessions = agentSessionsOf(tunnels);
-  const [newest, next] = sessions;
-  if (newest) newest.os = 'windows';
-  if (next) next.metadata = '{"update":"disabled"}';
-  const agentUrls = tunnels.flatMap((t, i) =>
-    t.public_url !== undefined && i % 2 === 0 ? [t.public_url] : [],
-  );
-  return { tunnelSessions: sessions, ...reservationsFor([...cloudUrls, ...agentUrls], seed + 0xacc7, start) };
 }

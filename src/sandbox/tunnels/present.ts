@@ -1,5 +1,5 @@
-import { ref, resourceUri } from '../state/resources';
-import type { BackendModule } from '../state/store';
+import { presentList } from '../state/paging';
+import { ref } from '../state/resources';
 import type { Ref, UpstreamTunnel } from '../types';
 
 // JSON bodies as the real API writes them: fixed field order, optional fields omitted (never
@@ -45,37 +45,6 @@ export function presentTunnel(base: string, tunnel: UpstreamTunnel): Record<stri
   return out;
 }
 
-/**
- * A page of a list: `{<collection>: [...], uri, next_page_uri}`. `carried` are query parameters
- * (such as a filter) the next page must repeat to continue the same list.
- */
-export function presentList(
-  base: string,
-  collection: string,
-  items: readonly unknown[],
-  page: {
-    limit: number;
-    hasMore: boolean;
-    /** The id of the page's last (oldest) item. */
-    lastId: string | undefined;
-    carried?: readonly (readonly [string, string])[];
-  },
-): Record<string, unknown> {
-  const uri = `${base}/${collection}`;
-  const carried = (page.carried ?? [])
-    .map(([name, value]) => `&${name}=${encodeURIComponent(value)}`)
-    .join('');
-  return {
-    [collection]: items,
-    uri,
-    // Exact: null precisely when no older item exists.
-    next_page_uri:
-      page.hasMore && page.lastId !== undefined
-        ? `${uri}?before_id=${encodeURIComponent(page.lastId)}&limit=${page.limit}${carried}`
-        : null,
-  };
-}
-
 export function presentTunnelList(
   base: string,
   tunnels: UpstreamTunnel[],
@@ -84,14 +53,4 @@ export function presentTunnelList(
 ): Record<string, unknown> {
   const items = tunnels.map((tunnel) => presentTunnel(base, tunnel));
   return presentList(base, 'tunnels', items, { limit, hasMore, lastId: tunnels.at(-1)?.id });
-}
-
-export function presentModule(base: string, module: BackendModule): Record<string, unknown> {
-  return {
-    enabled: module.enabled,
-    backend: {
-      id: module.backendId,
-      uri: resourceUri(base, module.backendId) ?? `${base}/backends/${module.backendId}`,
-    },
-  };
 }
