@@ -7,14 +7,6 @@ import type {
   UpstreamTunnelSession,
 } from './account-graph/types';
 
-export type {
-  AccountGraphCollection,
-  AgentUpdateState,
-  UpstreamReservedAddr,
-  UpstreamReservedDomain,
-  UpstreamTunnelSession,
-};
-
 /**
  * The upstream operations; faults, latency and call counts are keyed by these names. The gateway
  * names them alike (upstream/http/request.ts): it may not import the stand-in, nor the stand-in it.

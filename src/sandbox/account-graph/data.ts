@@ -52,7 +52,7 @@ export function agentSessionsOf(tunnels: readonly UpstreamTunnel[]): UpstreamTun
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
-export interface Reservations {
+interface Reservations {
   reservedDomains: UpstreamReservedDomain[];
   reservedAddrs: UpstreamReservedAddr[];
 }

@@ -49,7 +49,7 @@ const FIELD_ORDER: Readonly<Record<AccountGraphCollection, readonly string[]>> =
 };
 
 /** One item as the API writes it: id, uri, then its fields in the API's order, Ref uris derived from ids. */
-export function presentItem(
+function presentItem(
   base: string,
   collection: AccountGraphCollection,
   item: { readonly id: string },

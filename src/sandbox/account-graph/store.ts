@@ -30,7 +30,7 @@ function updateInMetadata(metadata: string | undefined): AgentUpdateState | unde
   }
 }
 
-export interface AccountGraphSeed {
+interface AccountGraphSeed {
   tunnelSessions: UpstreamTunnelSession[];
   reservedDomains: UpstreamReservedDomain[];
   reservedAddrs: UpstreamReservedAddr[];

@@ -10,7 +10,7 @@ import { describeUrl } from './url';
 // empty); unknown fields of a seeded cloud endpoint pass through.
 
 /** Which reservation a host or host:port is on (the account's AccountGraph). */
-export type Reserved = Pick<AccountGraph, 'domainFor' | 'addrFor'>;
+type Reserved = Pick<AccountGraph, 'domainFor' | 'addrFor'>;
 
 const CLOUD_FIELDS = new Set([
   'id',

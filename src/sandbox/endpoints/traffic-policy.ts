@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 // with a string `type` and an optional `config` mapping. Action types and CEL expressions are not
 // checked, nor whether a phase suits the endpoint's protocol.
 
-export const PHASES = ['on_http_request', 'on_http_response', 'on_tcp_connect'] as const;
+const PHASES = ['on_http_request', 'on_http_response', 'on_tcp_connect'] as const;
 const RULE_KEYS = ['name', 'expressions', 'actions'];
 const ACTION_KEYS = ['type', 'config'];
 

@@ -17,7 +17,7 @@ export interface UrlParts {
   internal: boolean;
 }
 
-export type UrlCheck = { ok: true; parts: UrlParts } | { ok: false; reason: string };
+type UrlCheck = { ok: true; parts: UrlParts } | { ok: false; reason: string };
 
 function partsOf(scheme: string, host: string, port: number): UrlParts {
   const url = DEFAULT_PORTS[scheme] === port ? `${scheme}://${host}` : `${scheme}://${host}:${port}`;

@@ -10,7 +10,7 @@ export class Timestamp {
   constructor(readonly ms: number) {}
 }
 
-export type Literal = string | number | boolean | null | Timestamp;
+type Literal = string | number | boolean | null | Timestamp;
 
 export type Expr =
   | { kind: 'literal'; value: Literal; column: number }

@@ -17,7 +17,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface ErrorBody {
+interface ErrorBody {
   error_code?: string;
   status_code: number;
   msg: string;

@@ -7,12 +7,9 @@ import { errorReply, type Reply } from './respond';
 // an error status, a 429, a proxy's HTML page, a dropped or hanging connection. "Late" ones let
 // the request run (state changes happen) and then damage the answer on its way out.
 
-export type EarlyFault = Extract<
-  Fault,
-  { kind: 'status' | 'rateLimit' | 'html' | 'drop' | 'hang' | 'largeBody' }
->;
+type EarlyFault = Extract<Fault, { kind: 'status' | 'rateLimit' | 'html' | 'drop' | 'hang' | 'largeBody' }>;
 type LargeBody = Extract<Fault, { kind: 'largeBody' }>;
-export type LateFault = Extract<
+type LateFault = Extract<
   Fault,
   { kind: 'malformedJson' | 'truncatedJson' | 'wrongContentType' | 'missingField' }
 >;
@@ -33,7 +30,7 @@ const LATE_KINDS: ReadonlySet<string> = new Set([
 ]);
 
 /** The field `missingField` removes from a successful body, per route. */
-export const REQUIRED_FIELD: Readonly<Record<RouteName, string>> = {
+const REQUIRED_FIELD: Readonly<Record<RouteName, string>> = {
   listTunnels: 'tunnels',
   getTunnel: 'id',
   replaceBackend: 'enabled',
@@ -99,7 +96,7 @@ export class FaultQueues {
   }
 }
 
-export type EarlyAction = { reply: Reply } | { socket: 'drop' | 'hang' } | { large: LargeBody };
+type EarlyAction = { reply: Reply } | { socket: 'drop' | 'hang' } | { large: LargeBody };
 
 const HTML_PAGE = Buffer.from(
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n',

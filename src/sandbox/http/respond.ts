@@ -8,7 +8,7 @@ export interface Reply {
   body: Buffer;
 }
 
-export const JSON_TYPE = 'application/json';
+const JSON_TYPE = 'application/json';
 
 function operationHeader(operationId: string): Record<string, string> {
   return { 'ngrok-operation-id': operationId };

@@ -7,7 +7,7 @@ export type EndpointRoute =
   | { name: 'getEndpoint' | 'updateEndpoint' | 'deleteEndpoint'; endpointId: string };
 
 /** The commands an online agent takes: POST /tunnel_sessions/{id}/<command>. */
-export const AGENT_COMMANDS = {
+const AGENT_COMMANDS = {
   restart: 'restartTunnelSession',
   stop: 'stopTunnelSession',
   update: 'updateTunnelSession',

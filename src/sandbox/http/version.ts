@@ -1,6 +1,6 @@
 import { apiError } from './api-errors';
 
-export const SUPPORTED_VERSION = '2';
+const SUPPORTED_VERSION = '2';
 
 /** Version 2 is the only one served; an empty header counts as missing, as in Go's Header.Get. */
 export function checkVersion(raw: string | string[] | undefined): void {

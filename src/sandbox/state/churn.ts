@@ -22,7 +22,7 @@ export function freshTunnel(account: AccountStore, seed: number): UpstreamTunnel
   return tunnel;
 }
 
-export interface ChurnOptions {
+interface ChurnOptions {
   /** Milliseconds between changes (default 3000). */
   readonly everyMs?: number;
   readonly seed?: number;

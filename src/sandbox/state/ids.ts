@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KSUID_EPOCH_SECONDS = 1_400_000_000;
 const PAYLOAD_BYTES = 16;
-export const ID_SUFFIX_LENGTH = 27;
+const ID_SUFFIX_LENGTH = 27;
 
 /** `prefix_` + 27 base62 characters, the shape of every id the API hands out. */
 export const ID_PATTERN = /^([a-z]+)_([0-9A-Za-z]{27})$/;

@@ -22,7 +22,7 @@ const COLLECTION_BY_PREFIX: Readonly<Record<string, string>> = {
 export const BACKEND_PREFIXES = ['bkdtg', 'bkdfo', 'bkdwd', 'bkdhr', 'bkdsc'] as const;
 export type BackendPrefix = (typeof BACKEND_PREFIXES)[number];
 
-export function prefixOf(id: string): string {
+function prefixOf(id: string): string {
   const underscore = id.indexOf('_');
   return underscore < 0 ? '' : id.slice(0, underscore);
 }
@@ -40,8 +40,4 @@ export function resourceUri(base: string, id: string): string | undefined {
 /** A Ref whose uri follows the id; a Ref of an unknown kind keeps the uri it was seeded with. */
 export function ref(base: string, seeded: Ref): Ref {
   return { id: seeded.id, uri: resourceUri(base, seeded.id) ?? seeded.uri };
-}
-
-export function routeUri(base: string, edgeId: string, routeId: string): string {
-  return `${base}/edges/https/${edgeId}/routes/${routeId}`;
 }

@@ -10,7 +10,7 @@ export interface BackendModule {
   enabled: boolean;
 }
 
-export interface TunnelPage {
+interface TunnelPage {
   tunnels: UpstreamTunnel[];
   /** True when an item older than the page's last one exists. */
   hasMore: boolean;
@@ -22,12 +22,12 @@ export type EndpointRecord =
   | { id: string; type: 'cloud'; endpoint: CloudEndpoint };
 
 /** A tunnel started by an agent on a URL (not a labeled one): it has an agent endpoint. */
-export function isAgentTunnel(tunnel: UpstreamTunnel): boolean {
+function isAgentTunnel(tunnel: UpstreamTunnel): boolean {
   return tunnel.public_url !== undefined && tunnel.proto !== undefined && tunnel.labels === undefined;
 }
 
 /** The agent endpoint's id: the tunnel's suffix under `ep_`. */
-export function agentEndpointId(tunnelId: string): string {
+function agentEndpointId(tunnelId: string): string {
   return `ep_${tunnelId.slice(tunnelId.indexOf('_') + 1)}`;
 }
 
