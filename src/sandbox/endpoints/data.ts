@@ -1,9 +1,8 @@
+// Seeded cloud endpoints for the demo data, and fresh ones for addEndpoint and churn: the same
+// seed gives the same endpoints, ids included.
 import { ksuidSuffix } from '../state/ids';
 import type { Rng } from '../state/rng';
 import type { CloudEndpoint, CloudEndpointInput, Ref } from '../types';
-
-// Seeded cloud endpoints for the demo data, and fresh ones for addEndpoint and churn: the same
-// seed gives the same endpoints, ids included.
 
 const HELLO = JSON.stringify({
   on_http_request: [

@@ -1,9 +1,8 @@
-import { apiError, invalidValue } from '../http/api-errors';
-import { parseJsonObject } from '../http/validate';
-
 // The bodies of POST and PATCH /endpoints, decoded as a Go handler would before it acts: JSON
 // object, unknown fields (214), field types (215). `null` counts as not sent. What the values
 // mean (URL, bindings, Traffic Policy) is checked later, against the account.
+import { apiError, invalidValue } from '../http/api-errors';
+import { parseJsonObject } from '../http/validate';
 
 export interface EndpointFields {
   url?: string;

@@ -1,3 +1,5 @@
+// The five /endpoints operations. The list is filtered before it is paged, so a filtered page
+// costs one call and next_page_uri carries the filter on.
 import { filterParam } from '../filter';
 import { notFound } from '../http/api-errors';
 import type { OperationRequest, Outcome } from '../http/operation-request';
@@ -9,9 +11,6 @@ import type { UpstreamEndpoint } from '../types';
 import { parseCreateBody, parseUpdateBody } from './input';
 import { presentEndpoint } from './present';
 import { createCloudEndpoint, deleteCloudEndpoint, updateCloudEndpoint } from './writes';
-
-// The five /endpoints operations. The list is filtered before it is paged, so a filtered page
-// costs one call and next_page_uri carries the filter on.
 
 /** An operation on an /endpoints route. */
 type EndpointRequest = Omit<OperationRequest, 'match'> & { match: EndpointRoute };

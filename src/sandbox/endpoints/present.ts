@@ -1,13 +1,12 @@
+// Endpoint bodies as the real API writes them, in its field order: agent endpoints derived from
+// their tunnel, cloud endpoints from what the account stores, each with the reserved domain or TCP
+// address its host (or host:port) is on. Fields that do not apply are left out (never null or
+// empty); unknown fields of a seeded cloud endpoint pass through.
 import type { AccountGraph } from '../account-graph/store';
 import { ref, resourceUri } from '../state/resources';
 import type { EndpointRecord } from '../state/store';
 import type { CloudEndpoint, UpstreamEndpoint, UpstreamTunnel } from '../types';
 import { describeUrl } from './url';
-
-// Endpoint bodies as the real API writes them, in its field order: agent endpoints derived from
-// their tunnel, cloud endpoints from what the account stores, each with the reserved domain or TCP
-// address its host (or host:port) is on. Fields that do not apply are left out (never null or
-// empty); unknown fields of a seeded cloud endpoint pass through.
 
 /** Which reservation a host or host:port is on (the account's AccountGraph). */
 type Reserved = Pick<AccountGraph, 'domainFor' | 'addrFor'>;

@@ -1,10 +1,9 @@
-import { parse } from 'yaml';
-
 // A minimal but real validity check of a Traffic Policy document, as the API does on endpoint
 // writes: YAML or JSON (JSON is YAML), a mapping of known phases to lists of rules, each rule a
 // mapping with optional `name` and `expressions` (strings) and a non-empty list of `actions`, each
 // with a string `type` and an optional `config` mapping. Action types and CEL expressions are not
 // checked, nor whether a phase suits the endpoint's protocol.
+import { parse } from 'yaml';
 
 const PHASES = ['on_http_request', 'on_http_response', 'on_tcp_connect'] as const;
 const RULE_KEYS = ['name', 'expressions', 'actions'];

@@ -1,3 +1,5 @@
+// Creating, changing and deleting cloud endpoints, with the refusals the API makes, each a 400
+// whose msg says what is wrong. POST/PATCH/DELETE and the programmatic API both come here.
 import { agentEndpointReadOnly, apiError, invalidValue, notFound } from '../http/api-errors';
 import { newId } from '../state/ids';
 import type { AccountStore, EndpointRecord } from '../state/store';
@@ -5,9 +7,6 @@ import type { CloudEndpoint } from '../types';
 import type { CreateFields, EndpointFields } from './input';
 import { trafficPolicyProblem } from './traffic-policy';
 import { checkEndpointUrl, describeUrl, type UrlParts } from './url';
-
-// Creating, changing and deleting cloud endpoints, with the refusals the API makes, each a 400
-// whose msg says what is wrong. POST/PATCH/DELETE and the programmatic API both come here.
 
 const BINDINGS = ['public', 'internal', 'kubernetes'];
 

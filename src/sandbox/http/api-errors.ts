@@ -1,8 +1,7 @@
-import { STATUS_CODES } from 'node:http';
-
 // The error vocabulary of the stand-in: every error answer is built from one ApiError, so the
 // body shape `{error_code?, status_code, msg, details:{operation_id}}` lives in one place.
 // Messages are short paraphrases of the provider's catalogue; clients must key on codes only.
+import { STATUS_CODES } from 'node:http';
 
 export class ApiError extends Error {
   constructor(

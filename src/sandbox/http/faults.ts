@@ -1,11 +1,10 @@
+// Faults come in two kinds. "Early" ones replace the upstream entirely (no auth, no side effect):
+// an error status, a 429, a proxy's HTML page, a dropped or hanging connection. "Late" ones let
+// the request run (state changes happen) and then damage the answer on its way out.
 import type { ServerResponse } from 'node:http';
 import { type Fault, ROUTE_NAMES, type RouteName } from '../types';
 import { injectedError } from './api-errors';
 import { errorReply, type Reply } from './respond';
-
-// Faults come in two kinds. "Early" ones replace the upstream entirely (no auth, no side effect):
-// an error status, a 429, a proxy's HTML page, a dropped or hanging connection. "Late" ones let
-// the request run (state changes happen) and then damage the answer on its way out.
 
 type EarlyFault = Extract<Fault, { kind: 'status' | 'rateLimit' | 'html' | 'drop' | 'hang' | 'largeBody' }>;
 type LargeBody = Extract<Fault, { kind: 'largeBody' }>;

@@ -1,7 +1,7 @@
-import type { RouteName } from '../types';
-
 // What tests and benchmarks assert on: calls per route and key, and peak simultaneous requests.
 // A request's key is its bearer token as sent, even when auth later rejects it.
+import type { RouteName } from '../types';
+
 const ANY = '\u0000any';
 
 export class Metrics {

@@ -1,3 +1,5 @@
+// The stand-in's routes: which operation a method and path name (unknown ones answer 404), what
+// each match carries (ids from the path), and the guards that send a match to its room.
 import type { AccountGraphCollection } from '../account-graph/types';
 import type { RouteName } from '../types';
 

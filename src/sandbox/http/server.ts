@@ -1,3 +1,5 @@
+// startSandbox: the node:http server and the Sandbox handle tests hold. A request is matched,
+// counted, given its queued fault and latency, admitted (auth, version, limits), then run.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MINUTE_MS } from '../../time';

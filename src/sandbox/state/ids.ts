@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
-
 // ngrok ids are KSUIDs: 4 bytes of seconds since the KSUID epoch + 16 random bytes, base62-encoded
 // to 27 characters. The alphabet is in ASCII order, so comparing ids as strings compares their times.
+import { randomBytes } from 'node:crypto';
+
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const KSUID_EPOCH_SECONDS = 1_400_000_000;
 const PAYLOAD_BYTES = 16;

@@ -1,7 +1,7 @@
-import type { Ref } from '../types';
-
 // Where each kind of id lives in the API, from the contract's table. Ref `uri`s are derived from
 // the id and the public base, so seeds never have to know the stand-in's address.
+import type { Ref } from '../types';
+
 const COLLECTION_BY_PREFIX: Readonly<Record<string, string>> = {
   tn: '/tunnels',
   ts: '/tunnel_sessions',

@@ -1,3 +1,5 @@
+// One account as the stand-in holds it: tunnels and cloud endpoints newest first, edges' routes
+// and their backend modules, backends, and the account graph; the endpoint list derived from them.
 import { agentSessionOf, agentSessionsOf } from '../account-graph/data';
 import { AccountGraph } from '../account-graph/store';
 import type { AccountSeed, CloudEndpoint, RouteSeed, UpstreamTunnel } from '../types';

@@ -1,10 +1,10 @@
+// Seeded tunnels (agent and labeled ones) and the backend ids they point to, for demo data and test
+// fixtures: the same seed gives the same data, ids included, because time and randomness both
+// come from the seed (never from the clock).
 import { ksuidSuffix } from '../state/ids';
 import { type BackendPrefix, resourceUri } from '../state/resources';
 import { Rng } from '../state/rng';
 import type { Ref, UpstreamTunnel } from '../types';
-
-// Seeded generators for demo data and test fixtures: the same seed gives the same data, ids
-// included, because time and randomness both come from the seed (never from the clock).
 
 const PROTOS = ['https', 'http', 'tcp', 'tls'] as const;
 type Proto = (typeof PROTOS)[number];

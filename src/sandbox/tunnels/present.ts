@@ -1,10 +1,9 @@
+// Tunnel bodies as the real API writes them: fixed field order, optional fields omitted (never
+// null), Ref uris derived from ids under the public base. Fields a seed adds beyond the known ones
+// are passed through, so tests can simulate the API growing new fields.
 import { presentList } from '../state/paging';
 import { ref } from '../state/resources';
 import type { Ref, UpstreamTunnel } from '../types';
-
-// JSON bodies as the real API writes them: fixed field order, optional fields omitted (never
-// null), Ref uris derived from ids under the public base. Fields a seed adds beyond the known ones
-// are passed through, so tests can simulate the API growing new fields.
 
 const TUNNEL_FIELDS = new Set([
   'id',
