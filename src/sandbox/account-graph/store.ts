@@ -1,6 +1,7 @@
-// One account's agents and reservations, beside its tunnels and endpoints (store.ts holds this): the
-// three lists newest first, the reservation an endpoint's host or host:port refers to, and what an
-// agent's update meets (its metadata's `update`, one it was given since, or the stand-in's default).
+// One account's agents and reservations, beside its tunnels and endpoints (state/store.ts holds
+// this): the three lists newest first, the reservation an endpoint's host or host:port refers to,
+// and what an agent's update meets (its metadata's `update`, one it was given since, or the
+// stand-in's default).
 
 import { NewestFirst } from '../state/newest-first';
 import type {

@@ -1,7 +1,7 @@
 // The account graph as the stand-in holds it: online agents (tunnel sessions) and the account's
 // reserved domains and TCP addresses, in the upstream's own field names (uris are derived on output).
 
-/** A reference as seeds give it (types.ts's Ref, spelled out: types.ts imports this file). */
+/** A reference as seeds give it (the Ref of ../types.ts, spelled out: that file imports this one). */
 interface SeedRef {
   id: string;
   uri: string;
