@@ -1,11 +1,10 @@
+// `npm run sandbox`: the stand-in on its own, with demo data, for frontend work and curl.
 import { parseArgs } from 'node:util';
 import { commandLine } from '../command-line';
 import { MINUTE_MS } from '../time';
-import { demoData } from './data';
-import { DEFAULT_API_KEY, startSandbox } from './server';
+import { DEFAULT_API_KEY, startSandbox } from './http/server';
+import { demoData } from './state/demo-data';
 import type { AccountSeed, SandboxOptions } from './types';
-
-// `npm run sandbox`: the stand-in on its own, with demo data, for frontend work and curl.
 
 const USAGE = `Usage: npm run sandbox -- [options]
 

@@ -5,15 +5,7 @@ import type {
   UpstreamReservedAddr,
   UpstreamReservedDomain,
   UpstreamTunnelSession,
-} from './account-graph-types';
-
-export type {
-  AccountGraphCollection,
-  AgentUpdateState,
-  UpstreamReservedAddr,
-  UpstreamReservedDomain,
-  UpstreamTunnelSession,
-};
+} from './account-graph/types';
 
 /**
  * The upstream operations; faults, latency and call counts are keyed by these names. The gateway

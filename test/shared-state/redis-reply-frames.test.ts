@@ -3,7 +3,7 @@
 // passes makes redis-parser throw (seeded random streams, fed to both).
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { Rng } from '../../src/sandbox/rng';
+import { Rng } from '../../src/sandbox/state/rng';
 import {
   MAX_ARRAY_LENGTH,
   MAX_DEPTH,

@@ -11,7 +11,7 @@
 // Connections open when it turns bad keep going, now answered badly; any other change drops every
 // connection, so clients start afresh.
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { Rng } from '../../src/sandbox/rng';
+import { Rng } from '../../src/sandbox/state/rng';
 
 export type BadRedisMode =
   | 'relay'

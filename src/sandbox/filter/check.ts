@@ -1,8 +1,7 @@
-import { FilterError } from './lexer';
-import type { Expr } from './parser';
-
 // Checks that need no item: what the API refuses before it reads a single one, so an invalid
 // filter is a 400 even on an empty account.
+import { FilterError } from './lexer';
+import type { Expr } from './parser';
 
 function kindOf(expr: Expr): string {
   if (expr.kind === 'list') return 'a list';

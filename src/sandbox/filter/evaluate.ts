@@ -1,8 +1,7 @@
-import { type CompareOp, type Expr, rfc3339Time, Timestamp } from './parser';
-
 // Evaluation against one item as `obj`. JSON has no dates, so a string meets a timestamp() as the
 // date it spells. A field the item lacks is absent: it equals only null, orders against nothing,
 // and a non-boolean where a condition is expected counts as false (its negation too).
+import { type CompareOp, type Expr, rfc3339Time, Timestamp } from './parser';
 
 const ABSENT = Symbol('absent');
 type Value = unknown;

@@ -1,19 +1,17 @@
 // The `filter` query parameter: a CEL subset read once per request, then tried on each item.
-import { apiError } from '../api-errors';
+import { apiError } from '../http/api-errors';
 import { checkFilter } from './check';
 import { evaluate } from './evaluate';
 import { FilterError } from './lexer';
 import { parseFilter } from './parser';
 
-export { FilterError };
-
-export type Predicate = (item: unknown) => boolean;
+type Predicate = (item: unknown) => boolean;
 
 /**
  * A predicate for `source`, or a FilterError (parse error, or a list-valued field used) whose message
  * names the problem and its column. `listFields` are the item's top-level fields that hold lists.
  */
-export function compileFilter(source: string, listFields: ReadonlySet<string>): Predicate {
+function compileFilter(source: string, listFields: ReadonlySet<string>): Predicate {
   const expr = parseFilter(source);
   checkFilter(expr, listFields);
   return (item) => evaluate(expr, item);

@@ -1,7 +1,7 @@
 // Tokens of the CEL subset the API's `filter` parameter takes. Positions are 1-based columns so
 // that an error message can point at the character a person would count to.
 
-export type TokenKind = 'ident' | 'string' | 'number' | 'operator' | 'end';
+type TokenKind = 'ident' | 'string' | 'number' | 'operator' | 'end';
 
 export interface Token {
   kind: TokenKind;

@@ -1,7 +1,6 @@
-import { FilterError, type Token, tokenize } from './lexer';
-
 // Recursive descent over the CEL subset, with CEL's precedence: `||` < `&&` < one comparison or
 // `in` < unary `!` / `-` < member access `.` < literals, lists, parentheses, timestamp("...").
+import { FilterError, type Token, tokenize } from './lexer';
 
 export type CompareOp = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
@@ -10,7 +9,7 @@ export class Timestamp {
   constructor(readonly ms: number) {}
 }
 
-export type Literal = string | number | boolean | null | Timestamp;
+type Literal = string | number | boolean | null | Timestamp;
 
 export type Expr =
   | { kind: 'literal'; value: Literal; column: number }
