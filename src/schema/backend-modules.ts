@@ -1,20 +1,15 @@
 // The backend module of an HTTPS edge route: its type, the query that reads it and the mutations
-// that replace and delete it. Writes re-prime the loader so later reads in the operation see them.
-import type DataLoader from 'dataloader';
+// that replace and delete it. Writes tell the operation's lookup, so later reads in it see them.
 import { badInput, InvalidInputError, type RefusedInputError } from '../errors';
 import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../ids';
-import { type LoadedBackendModule, loadBackendModules, routeKey } from '../loaders/backend-module-lookup';
+import type { LoadedBackendModule } from '../lookups';
 import type { BackendModuleInput, RouteKey } from '../upstream';
 import { builder } from './builder';
 import { MUTATION_ERRORS, refusalShown } from './mutation-errors';
 import { RefType } from './refs';
 import { upstreamCalls } from './upstream-calls';
 
-export const BackendModuleType = builder.loadableObjectRef<LoadedBackendModule, string>('BackendModule', {
-  // DataLoader hands a null result through as null: a route without module reads as null.
-  load: (keys: string[], ctx) =>
-    loadBackendModules(ctx.client, keys) as Promise<(LoadedBackendModule | Error)[]>,
-});
+export const BackendModuleType = builder.objectRef<LoadedBackendModule>('BackendModule');
 
 BackendModuleType.implement({
   description: 'The backend attached to a route of an HTTPS edge.',
@@ -30,15 +25,6 @@ BackendModuleType.implement({
     }),
   }),
 });
-
-/** Re-primes after a write; null (no module) is a value DataLoader hands through as is. */
-function primeAbsent(
-  loader: DataLoader<string, LoadedBackendModule>,
-  key: string,
-  value: LoadedBackendModule | null,
-) {
-  loader.clear(key).prime(key, value as LoadedBackendModule);
-}
 
 const ROUTE_ID_KINDS: Record<keyof RouteKey, IdKind> = { edgeId: 'httpsEdge', routeId: 'httpsEdgeRoute' };
 
@@ -86,10 +72,10 @@ builder.queryField('httpsEdgeRouteBackend', (t) =>
       edgeId: t.arg.id({ required: true, description: 'The HTTPS edge (edghts_…).' }),
       routeId: t.arg.id({ required: true, description: 'The route (edghtsrt_…).' }),
     },
-    resolve: (_root, route) => {
+    resolve: (_root, route, ctx) => {
       const invalid = invalidRouteField(route);
       if (invalid) throw badInput(invalid.message);
-      return routeKey(route);
+      return ctx.backendModules.load(route);
     },
   }),
 );
@@ -146,10 +132,8 @@ builder.mutationFields((t) => ({
       if (!isBackendId(input.backendId)) {
         throw new InvalidInputError(`backendId ${quote(input.backendId)} is not a backend id.`, 'backendId');
       }
-      const loader = BackendModuleType.getDataloader(ctx);
-      const key = routeKey(route);
-      // A failed write may still have landed: forget what this operation read before.
-      loader.clear(key);
+      // A failed write may still have landed: this operation reads the route again.
+      ctx.backendModules.changed(route);
       const stored = await refusalShown(
         ctx.client.replaceBackendModule(route, {
           backendId: input.backendId,
@@ -158,7 +142,8 @@ builder.mutationFields((t) => ({
         inSchemaTerms,
       );
       const module = { edgeId: route.edgeId, routeId: route.routeId, ...stored };
-      primeAbsent(loader, key, module.backend ? module : null);
+      if (module.backend) ctx.backendModules.saved(module);
+      else ctx.backendModules.deleted(route);
       return module;
     },
   }),
@@ -174,11 +159,9 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, { input }, ctx) => {
       const route = checkedRoute(input);
-      const loader = BackendModuleType.getDataloader(ctx);
-      const key = routeKey(route);
-      loader.clear(key);
+      ctx.backendModules.changed(route);
       await ctx.client.deleteBackendModule(route);
-      primeAbsent(loader, key, null);
+      ctx.backendModules.deleted(route);
       return { edgeId: route.edgeId, routeId: route.routeId };
     },
   }),

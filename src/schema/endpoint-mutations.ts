@@ -1,10 +1,9 @@
-// The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each re-primes the
-// operation's endpoint loader with the answer, so later reads in the operation see the write, and
+// The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each tells the
+// operation's endpoint lookup what it did, so later reads in the operation see the write, and
 // announces it to the account's endpointEvents subscribers at once.
-import type { Context } from '../context';
 import { InvalidInputError } from '../errors';
 import { isIdOf, quote } from '../ids';
-import type { Endpoint, EndpointFields } from '../upstream';
+import type { EndpointFields } from '../upstream';
 import { builder } from './builder';
 import { EndpointNode } from './endpoints';
 import { MUTATION_ERRORS, refusalShown, withReason } from './mutation-errors';
@@ -69,21 +68,6 @@ function updateFields(input: { [K in keyof EndpointFields]?: Given<EndpointField
   return fields as EndpointFields;
 }
 
-/** Later reads of this operation see `endpoint` (null: gone) without a call. */
-function prime(ctx: Context, id: string, endpoint: Endpoint | null) {
-  if (endpoint) ctx.endpoints.remember(endpoint);
-  else ctx.endpoints.forget(id);
-  EndpointNode.getDataloader(ctx)
-    .clear(id)
-    .prime(id, endpoint as Endpoint);
-}
-
-/** A failed write may still have landed: forget what this operation read before. */
-function forgetBefore(ctx: Context, id: string) {
-  ctx.endpoints.forget(id);
-  EndpointNode.getDataloader(ctx).clear(id);
-}
-
 builder.mutationFields((t) => ({
   createCloudEndpoint: t.field({
     type: EndpointNode,
@@ -108,7 +92,7 @@ builder.mutationFields((t) => ({
         }),
         withReason,
       );
-      prime(ctx, endpoint.id, endpoint);
+      ctx.endpoints.saved(endpoint);
       await ctx.endpointWritten({ type: 'created', endpoint });
       return endpoint;
     },
@@ -130,9 +114,10 @@ builder.mutationFields((t) => ({
       const { id: given, ...changes } = input;
       const id = checkedId(given);
       const fields = updateFields(changes);
-      forgetBefore(ctx, id);
+      // A failed write may still have landed: this operation reads the endpoint again.
+      ctx.endpoints.changed(id);
       const endpoint = await refusalShown(ctx.client.updateEndpoint(id, fields), withReason);
-      prime(ctx, id, endpoint);
+      ctx.endpoints.saved(endpoint);
       await ctx.endpointWritten({ type: 'updated', endpoint });
       return endpoint;
     },
@@ -149,9 +134,9 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, { input }, ctx) => {
       const id = checkedId(input.id);
-      forgetBefore(ctx, id);
+      ctx.endpoints.changed(id);
       await refusalShown(ctx.client.deleteEndpoint(id), withReason);
-      prime(ctx, id, null);
+      ctx.endpoints.deleted(id);
       await ctx.endpointWritten({ type: 'deleted', id });
       return { id };
     },

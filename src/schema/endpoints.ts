@@ -1,4 +1,4 @@
-// Endpoints: the Endpoint node and its loader, `endpoints` (a filtered connection over
+// Endpoints: the Endpoint node, `endpoints` (a filtered connection over
 // limit/before_id paging) and `endpoint(id)`.
 import { badInput } from '../errors';
 import { compileEndpointFilter, type Endpoint, type EndpointFilterSpec, matchesNothing } from '../upstream';
@@ -24,10 +24,8 @@ const TYPES = new Set(['agent', 'cloud']);
 /** Endpoints asked for by id or by reference: one list call filtered by id per 100 distinct ids. */
 export const ENDPOINT_BY_ID = { typename: 'Endpoint', fetching: 'list-by-ids' } as const;
 
-export const EndpointNode = builder.loadableNodeRef<Endpoint>('Endpoint', {
+export const EndpointNode = builder.nodeRef<Endpoint>('Endpoint', {
   id: { resolve: (endpoint) => endpoint.id, description: "The upstream's own identifier (ep_…)." },
-  // DataLoader hands a null result through as null: an unknown id resolves to null, not an error.
-  load: (ids: string[], ctx) => ctx.endpoints.load(ids) as Promise<(Endpoint | Error)[]>,
 });
 
 EndpointNode.implement({
@@ -171,6 +169,6 @@ builder.queryFields((t) => ({
     description: 'Null when the account has no endpoint with this id.',
     args: { id: t.arg.id({ required: true, description: 'An endpoint id (ep_…).' }) },
     ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { endpoint: ENDPOINT_BY_ID } }),
-    resolve: (_root, { id }) => nodeIdOf(id, 'endpoint'),
+    resolve: (_root, { id }, ctx) => ctx.endpoints.load(nodeIdOf(id, 'endpoint')),
   }),
 }));

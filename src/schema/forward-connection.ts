@@ -1,7 +1,7 @@
 // What the forward-only connections (tunnels, endpoints) share: their paging arguments checked,
 // and a page of items shaped as a Relay connection with a lazy, exact hasNextPage.
 import { badInput } from '../errors';
-import type { Slice } from '../loaders/forward-pages';
+import type { Slice } from '../lookups';
 import { MAX_PAGE_SIZE } from '../upstream';
 import type { CursorCodec } from './cursors';
 

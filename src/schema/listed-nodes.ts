@@ -1,10 +1,10 @@
 // What the account graph's node types share, written once: a node loaded through the operation's
-// ListedLookup (node, nodes, Ref.node and the by-id field all batch there), its two query fields (a
+// lookup of its kind (node, nodes, Ref.node and the by-id field all batch there), its two query fields (a
 // forward connection over limit/before_id paging and a by-id field), and the reverse join to the
 // endpoints that refer to it (one filtered endpoints call per page).
 import type { Context } from '../context';
 import { isIdOf } from '../ids';
-import type { ListedLookup } from '../loaders/listed-lookup';
+import type { ListedLookup } from '../lookups';
 import { equals } from '../upstream';
 import { builder } from './builder';
 import { type CursorCodec, ENDPOINT_CURSOR } from './cursors';
@@ -22,10 +22,8 @@ interface ListedNodeSpec<T> {
 
 /** The node's ref; the caller implements its fields (with `isListedKind` as its isTypeOf). */
 export function listedNodeRef<T extends { readonly id: string }>(spec: ListedNodeSpec<T>) {
-  return builder.loadableNodeRef<T>(spec.name, {
+  return builder.nodeRef<T>(spec.name, {
     id: { resolve: (item) => item.id, description: spec.idDescription },
-    // DataLoader hands a null result through as null: an unknown id resolves to null, not an error.
-    load: (ids: string[], ctx) => spec.lookup(ctx).loader.loadMany(ids) as Promise<(T | Error)[]>,
   });
 }
 
@@ -77,8 +75,8 @@ export function listedQueries<T extends { readonly id: string }>(
       description: spec.oneDescription,
       args: { id: t.arg.id({ required: true, description: spec.argDescription }) },
       ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { [spec.kind]: listedById(spec.name) } }),
-      // An id: the node's loader fetches it (as never: Pothos's generic shape again).
-      resolve: (_root, { id }) => nodeIdOf(id, spec.kind) as never,
+      // As never: Pothos's generic shape again.
+      resolve: (_root, { id }, ctx) => spec.lookup(ctx).load(nodeIdOf(id, spec.kind)) as never,
     }),
   );
 }

@@ -3,23 +3,26 @@
 
 import type { Context } from '../context';
 import { badInput } from '../errors';
-import { kindOf } from '../ids';
 import { builder } from './builder';
-import { ENDPOINT_BY_ID, EndpointNode } from './endpoints';
+import { ENDPOINT_BY_ID } from './endpoints';
 import { listedById } from './listed-nodes';
-import { decodeNodeId } from './node-ids';
+import { decodeNodeId, type NodeKind, nodeKindOf } from './node-ids';
 import { RefType } from './refs';
-import { TUNNEL_BY_ID, TunnelNode } from './tunnels';
+import { TUNNEL_BY_ID } from './tunnels';
 import { type FetchingByKind, upstreamCalls } from './upstream-calls';
 
-type Loader = (ids: string[], ctx: Context) => Promise<unknown[]>;
+interface NodeLookup {
+  load(id: string): Promise<unknown>;
+  loadMany(ids: readonly string[]): Promise<unknown[]>;
+}
 
-const LOADERS: Record<string, Loader> = {
-  Tunnel: (ids, ctx) => TunnelNode.getDataloader(ctx).loadMany(ids),
-  Endpoint: (ids, ctx) => EndpointNode.getDataloader(ctx).loadMany(ids),
-  TunnelSession: (ids, ctx) => ctx.tunnelSessions.loader.loadMany(ids),
-  ReservedDomain: (ids, ctx) => ctx.reservedDomains.loader.loadMany(ids),
-  ReservedAddress: (ids, ctx) => ctx.reservedAddresses.loader.loadMany(ids),
+/** The operation's lookup of each node kind (context.ts). */
+const LOOKUPS: Record<NodeKind, (ctx: Context) => NodeLookup> = {
+  tunnel: (ctx) => ctx.tunnels,
+  endpoint: (ctx) => ctx.endpoints,
+  tunnelSession: (ctx) => ctx.tunnelSessions,
+  reservedDomain: (ctx) => ctx.reservedDomains,
+  reservedAddress: (ctx) => ctx.reservedAddresses,
 };
 
 const MAX_IDS = 100;
@@ -31,11 +34,11 @@ const ACCOUNT_GRAPH: FetchingByKind = {
   reservedAddress: listedById('ReservedAddress'),
 };
 
-/** What node and nodes fetch, by the id's kind (the loaders of LOADERS). */
+/** What node and nodes fetch, by the id's kind (the lookups of LOOKUPS). */
 const BY_ID: FetchingByKind = { tunnel: TUNNEL_BY_ID, endpoint: ENDPOINT_BY_ID, ...ACCOUNT_GRAPH };
 
 /**
- * What Ref.node fetches: endpoints as by id; tunnels through TunnelLookup.referenced, which lists the
+ * What Ref.node fetches: endpoints as by id; tunnels through TunnelLookup.loadReference, which lists the
  * newest 100 first when a batch holds two or more, then GETs the ids the list missed.
  */
 const BY_REFERENCE: FetchingByKind = {
@@ -46,16 +49,15 @@ const BY_REFERENCE: FetchingByKind = {
 
 async function resolveNodes(ids: readonly string[], ctx: Context): Promise<unknown[]> {
   if (ids.length > MAX_IDS) throw badInput(`nodes takes at most ${MAX_IDS} ids, got ${ids.length}.`);
-  const decoded = ids.map(decodeNodeId);
-  const results: unknown[] = decoded.map(() => null);
+  // Malformed ids are BAD_USER_INPUT; ids of kinds this schema does not hold stay null.
+  for (const id of ids) decodeNodeId(id);
+  const kinds = ids.map(nodeKindOf);
+  const results: unknown[] = ids.map(() => null);
   await Promise.all(
-    Object.entries(LOADERS).map(async ([typename, load]) => {
-      const positions = decoded.flatMap((d, i) => (d.typename === typename ? [i] : []));
+    (Object.keys(LOOKUPS) as NodeKind[]).map(async (kind) => {
+      const positions = kinds.flatMap((k, i) => (k === kind ? [i] : []));
       if (positions.length === 0) return;
-      const loaded = await load(
-        positions.map((i) => decoded[i]?.id ?? ''),
-        ctx,
-      );
+      const loaded = await LOOKUPS[kind](ctx).loadMany(positions.map((i) => ids[i] ?? ''));
       positions.forEach((position, j) => {
         results[position] = loaded[j];
       });
@@ -91,7 +93,7 @@ builder.queryFields((t) => ({
   }),
 }));
 
-// Declared here, not in refs.ts: only this file sees the loadable types (refs.ts is imported first).
+// Declared here, not in refs.ts: it needs the node types loaded (refs.ts is imported first).
 builder.objectField(RefType, 'node', (t) =>
   t.field({
     type: builder.nodeInterfaceRef(),
@@ -101,13 +103,10 @@ builder.objectField(RefType, 'node', (t) =>
     ...upstreamCalls({ kind: 'join', fetching: BY_REFERENCE }),
     resolve: (ref, _args, ctx) => {
       // By prefix: an id of another kind, or in a shape we do not know, is no object of ours.
-      const kind = kindOf(ref.id);
-      if (kind === 'endpoint') return EndpointNode.getDataloader(ctx).load(ref.id);
-      if (kind === 'tunnel') return ctx.tunnels.referenced.load(ref.id);
-      if (kind === 'tunnelSession') return ctx.tunnelSessions.loader.load(ref.id);
-      if (kind === 'reservedDomain') return ctx.reservedDomains.loader.load(ref.id);
-      if (kind === 'reservedAddress') return ctx.reservedAddresses.loader.load(ref.id);
-      return null;
+      const kind = nodeKindOf(ref.id);
+      if (kind === undefined) return null;
+      // Tunnels by reference: a list of the newest first (see BY_REFERENCE).
+      return kind === 'tunnel' ? ctx.tunnels.loadReference(ref.id) : LOOKUPS[kind](ctx).load(ref.id);
     },
   }),
 );

@@ -61,7 +61,7 @@ builder.mutationField('commandTunnelSession', (t) =>
       if (!isIdOf(id, 'tunnelSession'))
         throw new InvalidInputError(`id ${quote(id)} is not a tunnel session id (ts_…).`, 'id');
       // Sent or not, this operation no longer trusts what it read of the agent.
-      ctx.tunnelSessions.forget(id);
+      ctx.tunnelSessions.changed(id);
       await refusalShown(ctx.client.commandTunnelSession(id, command), withReason);
       return { id, command };
     },

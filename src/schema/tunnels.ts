@@ -1,4 +1,4 @@
-// Tunnels: the Tunnel node, its loader, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
+// Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
 import type { Tunnel } from '../upstream';
 import { builder } from './builder';
 import { TUNNEL_CURSOR } from './cursors';
@@ -33,10 +33,8 @@ const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
 /** A tunnel asked for by id: one GET per distinct id (the upstream's /tunnels has no id filter). */
 export const TUNNEL_BY_ID = { typename: 'Tunnel', fetching: 'get-each' } as const;
 
-export const TunnelNode = builder.loadableNodeRef<Tunnel>('Tunnel', {
+export const TunnelNode = builder.nodeRef<Tunnel>('Tunnel', {
   id: { resolve: (tunnel) => tunnel.id, description: 'The upstream tunnel id (tn_…).' },
-  // DataLoader hands a null result through as null: an unknown id resolves to null, not an error.
-  load: (ids: string[], ctx) => ctx.tunnels.load(ids) as Promise<(Tunnel | Error)[]>,
 });
 
 TunnelNode.implement({
@@ -110,7 +108,7 @@ builder.queryFields((t) => ({
       resolve: async (_root, args, ctx) => {
         const { first, beforeId } = forwardPaging('tunnels', args, TUNNEL_CURSOR);
         const slice = await ctx.tunnels.page(first, beforeId);
-        return connectionOf({ items: slice.tunnels, hasNextPage: slice.hasNextPage }, TUNNEL_CURSOR);
+        return connectionOf(slice, TUNNEL_CURSOR);
       },
     },
     { name: 'TunnelConnection', description: 'A page of online tunnels.' },
@@ -122,6 +120,6 @@ builder.queryFields((t) => ({
     description: 'Null when no online tunnel has this id.',
     args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
     ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { tunnel: TUNNEL_BY_ID } }),
-    resolve: (_root, { id }) => nodeIdOf(id, 'tunnel'),
+    resolve: (_root, { id }, ctx) => ctx.tunnels.load(nodeIdOf(id, 'tunnel')),
   }),
 }));
