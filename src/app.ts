@@ -7,7 +7,7 @@ import { type Context, createContext } from './context';
 import { GatewayError } from './errors';
 import { useAccessControl } from './gateway/access-control';
 import { withCompression } from './gateway/compression';
-import { credentialOf } from './gateway/credentials';
+import { callerOf } from './gateway/credentials';
 import { useDemandControl } from './gateway/demand/admission';
 import { documentCacheOptions } from './gateway/document-cache';
 import type { ExampleIds } from './gateway/example-ids';
@@ -132,7 +132,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       try {
         return createContext(
           transport,
-          credentialOf(request.headers.get('authorization'), config),
+          callerOf(request.headers.get('authorization'), config),
           cache,
           live,
           // Each operation's deadline; the request's tally for its log line (a graphql-ws operation,

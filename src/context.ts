@@ -1,4 +1,4 @@
-// The per-request context: the caller's credential, an upstream client for it, and the request's
+// The per-request context: the caller, an upstream client with its API key, and the request's
 // own lookups (lookups/), which own its DataLoaders. A subscription's context takes each event's
 // own lookups before the event is resolved (enterEvent).
 import type { TokenScope } from './config';
@@ -9,11 +9,18 @@ import type { LiveKind } from './live/kinds';
 import type { StreamItem } from './live/stream';
 import type { LiveEvents } from './live/subscriptions';
 import { type Lookups, lookupsOf } from './lookups';
-import { type CallScope, NgrokClient, newScope, type ReadCache, type UpstreamTransport } from './upstream';
+import {
+  type CallScope,
+  NgrokClient,
+  newScope,
+  type ReadCache,
+  type UpstreamKey,
+  type UpstreamTransport,
+} from './upstream';
 
-/** Who is calling and with which ngrok credential (gateway/credentials.ts reads it from the request). */
-export interface Credential {
-  readonly apiKey: string;
+/** Who is calling: the ngrok API key its calls use and what it may do (gateway/credentials.ts reads it). */
+export interface Caller {
+  readonly key: UpstreamKey;
   readonly scopes: readonly TokenScope[];
 }
 
@@ -47,33 +54,33 @@ export function enterEvent(ctx: Context, event: object): void {
 
 export function createContext(
   transport: UpstreamTransport,
-  credential: Credential | null,
+  caller: Caller | null,
   cache?: ReadCache,
   live?: LiveEvents,
   upstreamScope: CallScope = newScope(),
   /** The transport of a subscription: what it holds unsent counts against the subscriber's cap. */
   link?: SubscriberLink,
 ): Context {
-  const client = new NgrokClient(transport.scoped(upstreamScope), credential?.apiKey ?? null, cache);
+  const client = new NgrokClient(transport.scoped(upstreamScope), caller?.key ?? null, cache);
   return {
     upstreamScope,
     client,
     ...lookupsOf(client),
-    scopes: credential?.scopes ?? [],
-    authenticated: credential !== null,
+    scopes: caller?.scopes ?? [],
+    authenticated: caller !== null,
     liveEvents: (kind, includeCurrent) => {
-      if (credential === null) throw missingCredential();
+      if (caller === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
-      return live.subscribe(client.credential, kind, includeCurrent, link);
+      return live.subscribe(client.key, kind, includeCurrent, link);
     },
     endpointWritten: async (write) => {
-      if (credential !== null) await live?.endpointWritten(client.credential, write);
+      if (caller !== null) await live?.endpointWritten(client.key, write);
     },
     eventLookups: (event) => {
       // No read cache and no request's tally or deadline: the event's lookups outlive any request.
       const make = (): Lookups =>
-        lookupsOf(new NgrokClient(transport.scoped(newScope()), credential?.apiKey ?? null));
-      return live && credential !== null ? live.joinsOf(client.credential, event, make) : make();
+        lookupsOf(new NgrokClient(transport.scoped(newScope()), caller?.key ?? null));
+      return live && caller !== null ? live.joinsOf(client.key, event, make) : make();
     },
   };
 }

@@ -30,9 +30,9 @@ export {
   type OperationCalls,
   type UpstreamTally,
 } from './http/call-scope';
-export { type ApiCredential, apiCredential, credentialDigest } from './http/credential';
 export type { CircuitState, UpstreamEvents } from './http/hooks';
 export type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
+export { keyDigest, type UpstreamKey, upstreamKey } from './http/upstream-key';
 export { ReadCache } from './read-cache';
 export type { UpstreamTracing } from './stages/trace';
 export { type ReadinessCheck, type TransportOptions, UpstreamTransport } from './transport';
