@@ -3,7 +3,7 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { Context } from '../context';
-import { decodeNodeId } from './node-ids';
+import { decodeNodeId } from './relay/node-ids';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -50,7 +50,7 @@ export const builder = new SchemaBuilder<{
     decodeGlobalID: (globalID) => decodeNodeId(globalID),
     nodeTypeOptions: { description: 'An object with an id that `node` and `nodes` can fetch.' },
     pageInfoTypeOptions: { description: 'Where a page of a connection stands in the whole list.' },
-    // node and nodes are defined in nodes.ts, over the operation's lookups.
+    // node and nodes are defined in relay/nodes.ts, over the operation's lookups.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
   },

@@ -3,12 +3,12 @@
 // (thrown as the stream's last result), their upstream calls for the demand planner, and the
 // ONLINE/OFFLINE kinds of the lists whose items only come and go.
 import type { ObjectRef } from '@pothos/core';
-import { type Context, enterEvent } from '../context';
-import { GatewayError } from '../errors';
-import type { LiveEvent, LiveKind } from '../live/kinds';
-import type { StreamItem } from '../live/stream';
-import { builder } from './builder';
-import { upstreamCalls } from './upstream-calls';
+import { type Context, enterEvent } from '../../context';
+import { GatewayError } from '../../errors';
+import type { LiveEvent, LiveKind } from '../../live/kinds';
+import type { StreamItem } from '../../live/stream';
+import { builder } from '../builder';
+import { upstreamCalls } from '../upstream-calls';
 
 /** The schema's own Pothos types (context, scalars), as the builder was made with. */
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

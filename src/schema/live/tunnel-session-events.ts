@@ -1,10 +1,10 @@
 // Live agent events: Subscription.tunnelSessionEvents and its TunnelSessionEvent type. The stream
 // comes from the context (src/live walks the account's tunnel sessions with its other lists, only
 // while someone subscribes); this file only shapes what subscribers receive.
-import type { TunnelSessionEventPayload } from '../live/tunnel-session-events';
-import { builder } from './builder';
-import { liveSubscription, presenceKindEnum } from './live-subscriptions';
-import { TunnelSessionNode } from './tunnel-sessions';
+import type { TunnelSessionEventPayload } from '../../live/tunnel-session-events';
+import { TunnelSessionNode } from '../account-graph/tunnel-sessions';
+import { builder } from '../builder';
+import { liveSubscription, presenceKindEnum } from './subscription-fields';
 
 const TunnelSessionEventKind = presenceKindEnum(
   'TunnelSessionEventKind',

@@ -1,9 +1,9 @@
 // Live tunnel events: Subscription.tunnelEvents and its TunnelEvent type. The stream comes from the
 // context (src/live polls the upstream); this file only shapes what subscribers receive.
-import type { TunnelEventPayload } from '../live/tunnel-events';
-import { builder } from './builder';
-import { liveSubscription, presenceKindEnum } from './live-subscriptions';
-import { TunnelNode } from './tunnels';
+import type { TunnelEventPayload } from '../../live/tunnel-events';
+import { builder } from '../builder';
+import { TunnelNode } from '../tunnels/tunnels';
+import { liveSubscription, presenceKindEnum } from './subscription-fields';
 
 const TunnelEventKind = presenceKindEnum(
   'TunnelEventKind',

@@ -1,10 +1,10 @@
 // Agents: the TunnelSession node (an online agent's connection to ngrok), `tunnelSessions`,
 // `tunnelSession(id)`, and the endpoints an agent serves (TunnelSession.endpoints, filtered upstream).
-import type { TunnelSession } from '../upstream';
-import { TUNNEL_SESSION_CURSOR } from './cursors';
+import type { TunnelSession } from '../../upstream';
+import { TUNNEL_SESSION_CURSOR } from '../relay/cursors';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
-import { RefType } from './refs';
-import { upstreamCalls } from './upstream-calls';
 
 const spec = {
   name: 'TunnelSession',

@@ -2,16 +2,16 @@
 // lookup of its kind (node, nodes, Ref.node and the by-id field all batch there), its two query fields (a
 // forward connection over limit/before_id paging and a by-id field), and the reverse join to the
 // endpoints that refer to it (one filtered endpoints call per page).
-import type { Context } from '../context';
-import { isIdOf } from '../ids';
-import type { ListedLookup } from '../lookups';
-import { equals } from '../upstream';
-import { builder } from './builder';
-import { type CursorCodec, ENDPOINT_CURSOR } from './cursors';
-import { EndpointConnection, EndpointNode } from './endpoints';
-import { connectionOf, forwardPaging } from './forward-connection';
-import { type NodeKind, nodeIdOf } from './node-ids';
-import { type Fetched, upstreamCalls } from './upstream-calls';
+import type { Context } from '../../context';
+import { isIdOf } from '../../ids';
+import type { ListedLookup } from '../../lookups';
+import { equals } from '../../upstream';
+import { builder } from '../builder';
+import { EndpointConnection, EndpointNode } from '../endpoints/endpoints';
+import { type CursorCodec, ENDPOINT_CURSOR } from '../relay/cursors';
+import { connectionOf, forwardPaging } from '../relay/forward-connection';
+import { type NodeKind, nodeIdOf } from '../relay/node-ids';
+import { type Fetched, upstreamCalls } from '../upstream-calls';
 
 interface ListedNodeSpec<T> {
   readonly name: string;

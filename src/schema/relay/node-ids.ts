@@ -1,7 +1,7 @@
 // Global ids are the upstream's ids; the type comes from the prefix (tn_ → Tunnel, ep_ → Endpoint,
 // ts_ → TunnelSession, rd_ → ReservedDomain, ra_ → ReservedAddress).
-import { badInput } from '../errors';
-import { ID_KINDS, isIdOf, kindOf, quote } from '../ids';
+import { badInput } from '../../errors';
+import { ID_KINDS, isIdOf, kindOf, quote } from '../../ids';
 
 /** The kinds of id this schema holds nodes of: each one's type and how a message names it. */
 const NODE_KINDS = {

@@ -1,15 +1,15 @@
 // node(id), nodes(ids) and Ref.node: the type comes from the id's prefix; ids of types this schema
 // does not hold resolve to null without an upstream call.
 
-import type { Context } from '../context';
-import { badInput } from '../errors';
-import { builder } from './builder';
-import { ENDPOINT_BY_ID } from './endpoints';
-import { listedById } from './listed-nodes';
+import type { Context } from '../../context';
+import { badInput } from '../../errors';
+import { listedById } from '../account-graph/listed-nodes';
+import { builder } from '../builder';
+import { ENDPOINT_BY_ID } from '../endpoints/endpoints';
+import { TUNNEL_BY_ID } from '../tunnels/tunnels';
+import { type FetchingByKind, upstreamCalls } from '../upstream-calls';
 import { decodeNodeId, type NodeKind, nodeKindOf } from './node-ids';
 import { RefType } from './refs';
-import { TUNNEL_BY_ID } from './tunnels';
-import { type FetchingByKind, upstreamCalls } from './upstream-calls';
 
 interface NodeLookup {
   load(id: string): Promise<unknown>;

@@ -1,10 +1,10 @@
 // Live endpoint events: Subscription.endpointEvents and its EndpointEvent type. The stream comes
 // from the context (src/live polls the upstream and announces writes); this file only shapes what
 // subscribers receive.
-import type { EndpointEventPayload } from '../live/endpoint-events';
-import { builder } from './builder';
-import { EndpointNode } from './endpoints';
-import { liveSubscription } from './live-subscriptions';
+import type { EndpointEventPayload } from '../../live/endpoint-events';
+import { builder } from '../builder';
+import { EndpointNode } from '../endpoints/endpoints';
+import { liveSubscription } from './subscription-fields';
 
 const EndpointEventKind = builder.enumType('EndpointEventKind', {
   description: "What happened to an endpoint between two observations of the account's endpoints.",

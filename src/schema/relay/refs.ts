@@ -1,5 +1,5 @@
-import type { Ref } from '../upstream';
-import { builder } from './builder';
+import type { Ref } from '../../upstream';
+import { builder } from '../builder';
 
 export const RefType = builder.objectRef<Ref>('Ref').implement({
   description: 'A reference to another ngrok resource.',

@@ -1,13 +1,18 @@
 // Endpoints: the Endpoint node, `endpoints` (a filtered connection over
 // limit/before_id paging) and `endpoint(id)`.
-import { badInput } from '../errors';
-import { compileEndpointFilter, type Endpoint, type EndpointFilterSpec, matchesNothing } from '../upstream';
-import { builder } from './builder';
-import { ENDPOINT_CURSOR } from './cursors';
-import { connectionOf, EMPTY_SLICE, forwardPaging } from './forward-connection';
-import { nodeIdOf } from './node-ids';
-import { RefType } from './refs';
-import { upstreamCalls } from './upstream-calls';
+import { badInput } from '../../errors';
+import {
+  compileEndpointFilter,
+  type Endpoint,
+  type EndpointFilterSpec,
+  matchesNothing,
+} from '../../upstream';
+import { builder } from '../builder';
+import { ENDPOINT_CURSOR } from '../relay/cursors';
+import { connectionOf, EMPTY_SLICE, forwardPaging } from '../relay/forward-connection';
+import { nodeIdOf } from '../relay/node-ids';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
 
 const MAX_FILTER_URLS = 100;
 

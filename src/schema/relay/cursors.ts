@@ -1,8 +1,8 @@
 // The cursors of the connections: opaque to clients; inside, the item id that the upstream's
 // before_id takes, behind a prefix naming the connection. A cursor this connection did not make is
 // a BAD_USER_INPUT.
-import { badInput } from '../errors';
-import { type IdKind, isIdOf } from '../ids';
+import { badInput } from '../../errors';
+import { type IdKind, isIdOf } from '../../ids';
 
 export interface CursorCodec {
   encode(id: string): string;

@@ -1,8 +1,8 @@
 // What the forward-only connections (tunnels, endpoints) share: their paging arguments checked,
 // and a page of items shaped as a Relay connection with a lazy, exact hasNextPage.
-import { badInput } from '../errors';
-import type { Slice } from '../lookups';
-import { MAX_PAGE_SIZE } from '../upstream';
+import { badInput } from '../../errors';
+import type { Slice } from '../../lookups';
+import { MAX_PAGE_SIZE } from '../../upstream';
 import type { CursorCodec } from './cursors';
 
 export const DEFAULT_FIRST = 20;

@@ -3,12 +3,12 @@
 // it). Nothing is invented afterwards: the operation forgets the session it read, so a later read
 // shows what the ngrok API says (a stopped agent leaves the list when the API says so).
 
-import { InvalidInputError } from '../errors';
-import { isIdOf, quote } from '../ids';
-import type { AgentCommand } from '../upstream';
-import { builder } from './builder';
-import { MUTATION_ERRORS, refusalShown, withReason } from './mutation-errors';
-import { upstreamCalls } from './upstream-calls';
+import { InvalidInputError } from '../../errors';
+import { isIdOf, quote } from '../../ids';
+import type { AgentCommand } from '../../upstream';
+import { builder } from '../builder';
+import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
+import { upstreamCalls } from '../upstream-calls';
 
 const AgentCommandEnum = builder.enumType('AgentCommand', {
   description: 'Which command to send to a running agent.',

@@ -1,11 +1,11 @@
 // Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
-import type { Tunnel } from '../upstream';
-import { builder } from './builder';
-import { TUNNEL_CURSOR } from './cursors';
-import { connectionOf, forwardPaging } from './forward-connection';
-import { nodeIdOf } from './node-ids';
-import { RefType } from './refs';
-import { upstreamCalls } from './upstream-calls';
+import type { Tunnel } from '../../upstream';
+import { builder } from '../builder';
+import { TUNNEL_CURSOR } from '../relay/cursors';
+import { connectionOf, forwardPaging } from '../relay/forward-connection';
+import { nodeIdOf } from '../relay/node-ids';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
   values: {

@@ -1,13 +1,13 @@
 // The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each tells the
 // operation's endpoint lookup what it did, so later reads in the operation see the write, and
 // announces it to the account's endpointEvents subscribers at once.
-import { InvalidInputError } from '../errors';
-import { isIdOf, quote } from '../ids';
-import type { EndpointFields } from '../upstream';
-import { builder } from './builder';
+import { InvalidInputError } from '../../errors';
+import { isIdOf, quote } from '../../ids';
+import type { EndpointFields } from '../../upstream';
+import { builder } from '../builder';
+import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
+import { upstreamCalls } from '../upstream-calls';
 import { EndpointNode } from './endpoints';
-import { MUTATION_ERRORS, refusalShown, withReason } from './mutation-errors';
-import { upstreamCalls } from './upstream-calls';
 
 function checkedId(id: string): string {
   if (!isIdOf(id, 'endpoint'))

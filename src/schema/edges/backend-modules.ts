@@ -1,13 +1,13 @@
 // The backend module of an HTTPS edge route: its type, the query that reads it and the mutations
 // that replace and delete it. Writes tell the operation's lookup, so later reads in it see them.
-import { badInput, InvalidInputError, type RefusedInputError } from '../errors';
-import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../ids';
-import type { LoadedBackendModule } from '../lookups';
-import type { BackendModuleInput, RouteKey } from '../upstream';
-import { builder } from './builder';
-import { MUTATION_ERRORS, refusalShown } from './mutation-errors';
-import { RefType } from './refs';
-import { upstreamCalls } from './upstream-calls';
+import { badInput, InvalidInputError, type RefusedInputError } from '../../errors';
+import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../../ids';
+import type { LoadedBackendModule } from '../../lookups';
+import type { BackendModuleInput, RouteKey } from '../../upstream';
+import { builder } from '../builder';
+import { MUTATION_ERRORS, refusalShown } from '../mutation-errors';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
 
 export const BackendModuleType = builder.objectRef<LoadedBackendModule>('BackendModule');
 

@@ -1,10 +1,10 @@
 // Reservations: the ReservedDomain and ReservedAddress nodes, their connections and by-id fields,
 // and the endpoints on each (ReservedDomain.endpoints, ReservedAddress.endpoints, filtered upstream).
-import type { ReservedAddress, ReservedDomain } from '../upstream';
-import { RESERVED_ADDRESS_CURSOR, RESERVED_DOMAIN_CURSOR } from './cursors';
+import type { ReservedAddress, ReservedDomain } from '../../upstream';
+import { RESERVED_ADDRESS_CURSOR, RESERVED_DOMAIN_CURSOR } from '../relay/cursors';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
-import { RefType } from './refs';
-import { upstreamCalls } from './upstream-calls';
 
 const domainSpec = {
   name: 'ReservedDomain',
