@@ -2,7 +2,6 @@
 // transport and read cache; every call it sends carries that key.
 import { missingCredential } from '../errors';
 import { type AgentCommand, commandTunnelSession } from './api/agent-commands';
-import type { BackendModule } from './api/backend-module-json';
 import {
   type BackendModuleInput,
   deleteBackendModule,
@@ -11,19 +10,19 @@ import {
   type RouteKey,
   replaceBackendModule,
 } from './api/backend-modules';
-import type { Endpoint, EndpointPage } from './api/endpoint-json';
 import {
   type CloudEndpointInput,
   createEndpoint,
   deleteEndpoint,
   type EndpointFields,
   type EndpointPageRequest,
-  getEndpoint,
-  getEndpointRequest,
   listEndpoints,
   listEndpointsRequest,
   updateEndpoint,
 } from './api/endpoints';
+import type { BackendModule } from './api/json/backend-module';
+import type { Endpoint, EndpointPage } from './api/json/endpoint';
+import type { Tunnel, TunnelPage } from './api/json/tunnel';
 import {
   getItem,
   getItemRequest,
@@ -33,7 +32,6 @@ import {
   listItems,
   listItemsRequest,
 } from './api/listed-resources';
-import type { Tunnel, TunnelPage } from './api/tunnel-json';
 import {
   getTunnel,
   getTunnelRequest,
@@ -122,14 +120,9 @@ export class NgrokClient {
     return this.write((key) => deleteBackendModule(this.transport, key, route));
   }
 
+  /** The gateway reads endpoints by id through a filtered list, never GET /endpoints/{id}. */
   listEndpoints(page: EndpointPageRequest): Promise<EndpointPage> {
-    return this.read(listEndpointsRequest, listEndpoints, page, (result) =>
-      this.asRead(result.endpoints, getEndpointRequest),
-    );
-  }
-
-  getEndpoint(id: string): Promise<Endpoint | null> {
-    return this.read(getEndpointRequest, getEndpoint, id);
+    return this.read(listEndpointsRequest, listEndpoints, page);
   }
 
   createCloudEndpoint(input: CloudEndpointInput): Promise<Endpoint> {

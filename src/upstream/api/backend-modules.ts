@@ -3,8 +3,8 @@ import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
-import { type BackendModule, parseBackendModule } from './backend-module-json';
 import { readOrNull, write } from './calls';
+import { type BackendModule, parseBackendModule } from './json/backend-module';
 
 export interface RouteKey {
   readonly edgeId: string;

@@ -4,8 +4,8 @@ import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
-import { read, readOrNull, write } from './calls';
-import { type Endpoint, type EndpointPage, parseEndpoint, parseEndpointPage } from './endpoint-json';
+import { read, write } from './calls';
+import { type Endpoint, type EndpointPage, parseEndpoint, parseEndpointPage } from './json/endpoint';
 
 export interface EndpointPageRequest {
   /** 1..100, the upstream's own bounds. */
@@ -39,12 +39,6 @@ export const listEndpointsRequest = (page: EndpointPageRequest): UpstreamRequest
   segments: ['endpoints'],
   query: { limit: page.limit, before_id: page.beforeId, filter: page.filter },
   ...(page.origin ? { origin: page.origin } : {}),
-});
-
-export const getEndpointRequest = (id: string): UpstreamRequest => ({
-  route: 'getEndpoint',
-  method: 'GET',
-  segments: ['endpoints', id],
 });
 
 const BODY_KEYS: Record<keyof EndpointFields, string> = {
@@ -97,13 +91,6 @@ export const listEndpoints = (
   key: UpstreamKey,
   page: EndpointPageRequest,
 ): Promise<EndpointPage> => read(transport, key, listEndpointsRequest(page), parseEndpointPage);
-
-/** One endpoint, or null when the account has none with this id. */
-export const getEndpoint = (
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  id: string,
-): Promise<Endpoint | null> => readOrNull(transport, key, getEndpointRequest(id), parseEndpoint);
 
 export const createEndpoint = (
   transport: UpstreamTransport,

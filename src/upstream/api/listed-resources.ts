@@ -5,6 +5,7 @@
 import type { RouteName, UpstreamRequest } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
+import { read, readOrNull } from './calls';
 import {
   parseReservedAddress,
   parseReservedDomain,
@@ -12,9 +13,8 @@ import {
   type ReservedAddress,
   type ReservedDomain,
   type TunnelSession,
-} from './account-graph-json';
-import { read, readOrNull } from './calls';
-import { page } from './json-fields';
+} from './json/account-graph';
+import { page } from './json/fields';
 
 export interface ListedResource<T extends { readonly id: string }> {
   /** For messages: "tunnel session". */

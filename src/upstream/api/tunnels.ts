@@ -4,7 +4,7 @@ import type { UpstreamRequest } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
 import { read, readOrNull } from './calls';
-import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './tunnel-json';
+import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './json/tunnel';
 
 /** The upstream's largest page (limit 1..100). */
 export const MAX_PAGE_SIZE = 100;

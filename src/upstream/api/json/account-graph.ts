@@ -10,7 +10,7 @@ import {
   type Ref,
   requiredId,
   requiredString,
-} from './json-fields';
+} from './fields';
 
 export interface TunnelSession {
   readonly id: string;

@@ -10,7 +10,7 @@ import {
   ref,
   requiredId,
   requiredString,
-} from './json-fields';
+} from './fields';
 
 export interface Tunnel {
   readonly id: string;

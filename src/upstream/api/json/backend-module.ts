@@ -1,5 +1,5 @@
 // The backend module of an edge route as the upstream sends it, read into the domain's shape.
-import { badResponse, object, optionalRef, type Ref } from './json-fields';
+import { badResponse, object, optionalRef, type Ref } from './fields';
 
 export interface BackendModule {
   readonly enabled: boolean;

@@ -1,8 +1,8 @@
 // Readers of what the upstream sends, validated at the edge: unknown fields are ignored, a missing or
 // mistyped required field is UPSTREAM_BAD_RESPONSE. Optional fields come back as undefined, never null.
-import { GatewayError } from '../../errors';
-import { type IdKind, isBackendId, isIdOf, kindOf } from '../../ids';
-import { badResponseMessage } from '../http/messages';
+import { GatewayError } from '../../../errors';
+import { type IdKind, isBackendId, isIdOf, kindOf } from '../../../ids';
+import { badResponseMessage } from '../../http/messages';
 
 export type Json = Record<string, unknown>;
 
