@@ -1,5 +1,5 @@
 // One page of a newest-first upstream list (limit/before_id) from one upstream call, with its
-// hasNextPage: shared by the tunnels and the endpoints connections.
+// hasNextPage: how every lookup reads a page of its kind (tunnels, endpoints, the account graph).
 import { MAX_PAGE_SIZE } from '../upstream';
 
 export interface Slice<T> {
@@ -9,7 +9,7 @@ export interface Slice<T> {
 }
 
 /** One upstream page: `limit` items older than `beforeId`. */
-export type ListPage<T> = (
+type PageCall<T> = (
   limit: number,
   beforeId: string | undefined,
 ) => Promise<{ items: readonly T[]; nextPageUri: string | null }>;
@@ -22,7 +22,7 @@ export type ListPage<T> = (
  * hasNextPage true: the next page may be empty, as the upstream's own next_page_uri may.
  */
 export async function readPage<T extends { readonly id: string }>(
-  list: ListPage<T>,
+  list: PageCall<T>,
   first: number,
   beforeId: string | undefined,
 ): Promise<Slice<T>> {

@@ -18,7 +18,7 @@ import { TunnelLookup } from './tunnel-lookup';
 
 export type { LoadedBackendModule } from './backend-module-lookup';
 export type { Slice } from './forward-pages';
-export type { BackendModuleLookup, EndpointLookup, ListedLookup, TunnelLookup };
+export type { ListedLookup };
 
 export interface Lookups {
   readonly tunnels: TunnelLookup;
