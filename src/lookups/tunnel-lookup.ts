@@ -9,8 +9,13 @@ import { asError, ItemLookup } from './item-lookup';
 import type { Listings } from './listings';
 
 export class TunnelLookup extends ItemLookup<Tunnel> {
-  /** The tunnels references (Ref.node) point at, batched over the whole response. */
-  private readonly referenced = new DataLoader<string, Tunnel | null>((ids) => this.loadReferenced(ids));
+  /**
+   * Batches the references (Ref.node) of a response; it caches nothing itself: what it reads goes
+   * into this lookup like any list (known, and primed into the one loader of tunnels by id).
+   */
+  private readonly referenced = new DataLoader<string, Tunnel | null>((ids) => this.loadReferenced(ids), {
+    cache: false,
+  });
 
   constructor(
     private readonly client: NgrokClient,
@@ -58,8 +63,8 @@ export class TunnelLookup extends ItemLookup<Tunnel> {
    */
   private async loadReferenced(ids: readonly string[]): Promise<(Tunnel | null | Error)[]> {
     await this.listings.settled();
-    const unknown = ids.filter((id) => !this.knownItem(id));
-    if (unknown.length < 2) return this.loadMany(ids);
+    const unknown = new Set(ids.filter((id) => !this.knownItem(id)));
+    if (unknown.size < 2) return this.loadMany(ids);
     try {
       const result = await this.client.listTunnels({ limit: MAX_PAGE_SIZE });
       this.listed(result.tunnels);

@@ -1,3 +1,5 @@
+// Ref: a reference to another ngrok resource as the upstream sends it (id and uri); its `node`
+// field is declared in nodes.ts, which sees the node types.
 import type { Ref } from '../../upstream';
 import { builder } from '../builder';
 
