@@ -42,7 +42,7 @@ import {
 } from './gateway/observability';
 import { PERSISTED_PARAM_NAMES, persistedOperations } from './gateway/persisted';
 import {
-  credentialOf,
+  callerOf,
   graphiqlForAllowedHosts,
   requestGuards,
   securityOptions,
@@ -155,7 +155,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       try {
         return createContext(
           transport,
-          credentialOf(request.headers.get('authorization'), config),
+          callerOf(request.headers.get('authorization'), config),
           cache,
           live,
           // Each operation's deadline; the request's tally for its log line (a graphql-ws operation,

@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { LiveConfig, UpstreamConfig } from '../config';
 import type { Logger } from '../log';
 import type { SharedState } from '../shared-state';
-import type { ApiCredential, UpstreamTransport } from '../upstream';
+import type { UpstreamKey, UpstreamTransport } from '../upstream';
 import type { EventJoins } from './event-joins';
 import type { LiveKind } from './kinds';
 import type { Poller } from './poller';
@@ -26,7 +26,7 @@ export interface LiveDeps {
 /** One credential's streams, poller and event lookups on this replica; dropped once all are done. */
 export interface CredentialEntry {
   readonly digest: string;
-  readonly credential: ApiCredential;
+  readonly credential: UpstreamKey;
   /** Open streams and the kind of events each one takes. */
   readonly streams: Map<EventStream, LiveKind>;
   /** The lookups each event's joins are resolved with, shared by the streams here. */

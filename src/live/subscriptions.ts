@@ -7,7 +7,7 @@ import type { PubSubEventTarget } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import { pollShareOf } from '../shared-state';
-import { type ApiCredential, credentialDigest, NgrokClient, newScope, newTally } from '../upstream';
+import { keyDigest, NgrokClient, newScope, newTally, type UpstreamKey } from '../upstream';
 import type { SubscriberLink } from './backlog';
 import type { EndpointWrite } from './endpoint-events';
 import { EventJoins } from './event-joins';
@@ -62,9 +62,7 @@ export class LiveEvents {
 
   /** Open subscriptions, in all or of one credential. */
   count(apiKey?: string): number {
-    return apiKey === undefined
-      ? this.total
-      : (this.entries.get(credentialDigest(apiKey))?.streams.size ?? 0);
+    return apiKey === undefined ? this.total : (this.entries.get(keyDigest(apiKey))?.streams.size ?? 0);
   }
 
   /** Credentials this process keeps an entry for now (streams, a poller or its idle time). */
@@ -92,7 +90,7 @@ export class LiveEvents {
    * subscriber's transport, dropped when more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES wait for it.
    */
   subscribe(
-    credential: ApiCredential,
+    credential: UpstreamKey,
     kind: LiveKind,
     includeCurrent: boolean,
     link?: SubscriberLink,
@@ -148,7 +146,7 @@ export class LiveEvents {
    * A write through the gateway, announced to the account's endpoint subscribers on every replica
    * now; the next poll does not announce it again. A failing store or feed costs the write nothing.
    */
-  async endpointWritten(credential: ApiCredential, write: EndpointWrite): Promise<void> {
+  async endpointWritten(credential: UpstreamKey, write: EndpointWrite): Promise<void> {
     const { digest } = credential;
     await announceEndpointWrite({ feed: this.feed, snapshots: this.snapshots }, digest, write).catch(() => {
       this.logger.warn({ credential: digest.slice(0, 8) }, 'live: a write could not be announced');
@@ -159,7 +157,7 @@ export class LiveEvents {
    * What `event`'s joins are resolved with: `make`'s lookups, made once for every subscriber of the
    * credential here (fresh for each event), or unshared when the credential has no entry.
    */
-  joinsOf<T>(credential: ApiCredential, event: object, make: () => T): T {
+  joinsOf<T>(credential: UpstreamKey, event: object, make: () => T): T {
     const entry = this.entries.get(credential.digest);
     return entry ? entry.joins.of(event, make) : make();
   }
@@ -190,7 +188,7 @@ export class LiveEvents {
     await Promise.all(ends);
   }
 
-  private entryFor(credential: ApiCredential): CredentialEntry {
+  private entryFor(credential: UpstreamKey): CredentialEntry {
     const { digest } = credential;
     let entry = this.entries.get(digest);
     if (!entry) {

@@ -1,10 +1,9 @@
 // The schema builder and its plugin options; no types are defined here (see the domain files).
 import SchemaBuilder from '@pothos/core';
-import DataloaderPlugin from '@pothos/plugin-dataloader';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { Context } from '../context';
-import { decodeNodeId } from './node-ids';
+import { decodeNodeId } from './relay/node-ids';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -17,7 +16,7 @@ export const builder = new SchemaBuilder<{
   DefaultFieldNullability: false;
 }>({
   defaultFieldNullability: false,
-  plugins: [ErrorsPlugin, RelayPlugin, DataloaderPlugin],
+  plugins: [ErrorsPlugin, RelayPlugin],
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
@@ -51,7 +50,7 @@ export const builder = new SchemaBuilder<{
     decodeGlobalID: (globalID) => decodeNodeId(globalID),
     nodeTypeOptions: { description: 'An object with an id that `node` and `nodes` can fetch.' },
     pageInfoTypeOptions: { description: 'Where a page of a connection stands in the whole list.' },
-    // node and nodes are defined in nodes.ts, which can see the loadable types.
+    // node and nodes are defined in relay/nodes.ts, over the operation's lookups.
     nodeQueryOptions: false,
     nodesQueryOptions: false,
   },

@@ -11,19 +11,19 @@ import {
 } from 'graphql';
 import { builder } from './builder';
 import './scalars';
-import './refs';
+import './relay/refs';
 import './mutation-errors';
-import './tunnels';
-import './endpoints';
-import './endpoint-mutations';
-import './tunnel-sessions';
-import './reservations';
-import './tunnel-session-commands';
-import './nodes';
-import './backend-modules';
-import './tunnel-events';
-import './endpoint-events';
-import './tunnel-session-events';
+import './tunnels/tunnels';
+import './endpoints/endpoints';
+import './endpoints/mutations';
+import './account-graph/tunnel-sessions';
+import './account-graph/reservations';
+import './account-graph/tunnel-session-commands';
+import './relay/nodes';
+import './edges/backend-modules';
+import './live/tunnel-events';
+import './live/endpoint-events';
+import './live/tunnel-session-events';
 
 builder.queryType({
   description:

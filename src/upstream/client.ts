@@ -1,8 +1,7 @@
-// The upstream client: one per request's credential, over the shared transport and read cache. The
-// credential's digest is computed here once and carried by every call the client sends.
+// The upstream client: one per request's API key (with its digest, computed once), over the shared
+// transport and read cache; every call it sends carries that key.
 import { missingCredential } from '../errors';
 import { type AgentCommand, commandTunnelSession } from './api/agent-commands';
-import type { BackendModule } from './api/backend-module-json';
 import {
   type BackendModuleInput,
   deleteBackendModule,
@@ -11,19 +10,19 @@ import {
   type RouteKey,
   replaceBackendModule,
 } from './api/backend-modules';
-import type { Endpoint, EndpointPage } from './api/endpoint-json';
 import {
   type CloudEndpointInput,
   createEndpoint,
   deleteEndpoint,
   type EndpointFields,
   type EndpointPageRequest,
-  getEndpoint,
-  getEndpointRequest,
   listEndpoints,
   listEndpointsRequest,
   updateEndpoint,
 } from './api/endpoints';
+import type { BackendModule } from './api/json/backend-module';
+import type { Endpoint, EndpointPage } from './api/json/endpoint';
+import type { Tunnel, TunnelPage } from './api/json/tunnel';
 import {
   getItem,
   getItemRequest,
@@ -33,7 +32,6 @@ import {
   listItems,
   listItemsRequest,
 } from './api/listed-resources';
-import type { Tunnel, TunnelPage } from './api/tunnel-json';
 import {
   getTunnel,
   getTunnelRequest,
@@ -41,61 +39,51 @@ import {
   listTunnelsRequest,
   type TunnelPageRequest,
 } from './api/tunnels';
-import { type ApiCredential, apiCredential } from './http/credential';
 import type { UpstreamRequest } from './http/request';
+import type { UpstreamKey } from './http/upstream-key';
 import type { ReadCache } from './read-cache';
 import type { UpstreamTransport } from './transport';
 
 export class NgrokClient {
-  private digested: ApiCredential | undefined;
-
   /**
-   * `key` null: a client for a request without credential; every call refuses. `cache`: the
+   * `apiKey` null: a client for a request without credential; every call refuses. `cache`: the
    * gateway's read cache (CACHE_TTL_MS), shared by every request's client.
    */
   constructor(
     private readonly transport: UpstreamTransport,
-    key: ApiCredential | string | null,
+    private readonly apiKey: UpstreamKey | null,
     private readonly cache?: ReadCache,
-  ) {
-    this.key = typeof key === 'object' && key !== null ? key.apiKey : key;
-    if (typeof key === 'object' && key !== null) this.digested = key;
-  }
+  ) {}
 
-  private readonly key: string | null;
-
-  /** The key and its digest, computed once (the cache's and every stage's key: never the credential itself). */
-  get credential(): ApiCredential {
-    if (this.key === null) throw missingCredential();
-    this.digested ??= apiCredential(this.key);
-    return this.digested;
+  /** The API key and its digest (the cache's and every stage's key: never the key itself). */
+  get key(): UpstreamKey {
+    if (this.apiKey === null) throw missingCredential();
+    return this.apiKey;
   }
 
   /**
-   * A read with this client's credential: through the cache when there is one, keyed by the request's
+   * A read with this client's key: through the cache when there is one, keyed by the request's
    * path, a hit (no call of its own) reported as such; without a cache the plain call, nothing added.
    */
   private read<A, T>(
     request: (args: A) => UpstreamRequest,
-    call: (transport: UpstreamTransport, credential: ApiCredential, args: A) => Promise<T>,
+    call: (transport: UpstreamTransport, key: UpstreamKey, args: A) => Promise<T>,
     args: A,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
-    const credential = this.credential;
+    const key = this.key;
     const cache = this.cache;
-    if (!cache) return call(this.transport, credential, args);
+    if (!cache) return call(this.transport, key, args);
     const upstreamRequest = request(args);
     let called = false;
     const counted = () => {
       called = true;
-      return call(this.transport, credential, args);
+      return call(this.transport, key, args);
     };
-    return cache
-      .read(credential.digest, this.transport.pathOf(upstreamRequest), counted, related)
-      .then((value) => {
-        if (!called) this.transport.noteCacheHit(upstreamRequest.route);
-        return value;
-      });
+    return cache.read(key.digest, this.transport.pathOf(upstreamRequest), counted, related).then((value) => {
+      if (!called) this.transport.noteCacheHit(upstreamRequest.route);
+      return value;
+    });
   }
 
   /** Each listed item is what its own GET would answer: a later read of it by id needs no call. */
@@ -103,11 +91,11 @@ export class NgrokClient {
     return items.map((item) => [this.transport.pathOf(get(item.id)), item] as const);
   }
 
-  /** A write with this client's credential: through the cache when there is one, which drops its answers. */
-  private write<T>(perform: (credential: ApiCredential) => Promise<T>): Promise<T> {
-    const credential = this.credential;
-    const run = () => perform(credential);
-    return this.cache ? this.cache.write(credential.digest, run) : run();
+  /** A write with this client's key: through the cache when there is one, which drops its answers. */
+  private write<T>(perform: (key: UpstreamKey) => Promise<T>): Promise<T> {
+    const key = this.key;
+    const run = () => perform(key);
+    return this.cache ? this.cache.write(key.digest, run) : run();
   }
 
   listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
@@ -125,33 +113,28 @@ export class NgrokClient {
   }
 
   replaceBackendModule(route: RouteKey, input: BackendModuleInput): Promise<BackendModule> {
-    return this.write((credential) => replaceBackendModule(this.transport, credential, route, input));
+    return this.write((key) => replaceBackendModule(this.transport, key, route, input));
   }
 
   deleteBackendModule(route: RouteKey): Promise<void> {
-    return this.write((credential) => deleteBackendModule(this.transport, credential, route));
+    return this.write((key) => deleteBackendModule(this.transport, key, route));
   }
 
+  /** The gateway reads endpoints by id through a filtered list, never GET /endpoints/{id}. */
   listEndpoints(page: EndpointPageRequest): Promise<EndpointPage> {
-    return this.read(listEndpointsRequest, listEndpoints, page, (result) =>
-      this.asRead(result.endpoints, getEndpointRequest),
-    );
-  }
-
-  getEndpoint(id: string): Promise<Endpoint | null> {
-    return this.read(getEndpointRequest, getEndpoint, id);
+    return this.read(listEndpointsRequest, listEndpoints, page);
   }
 
   createCloudEndpoint(input: CloudEndpointInput): Promise<Endpoint> {
-    return this.write((credential) => createEndpoint(this.transport, credential, input));
+    return this.write((key) => createEndpoint(this.transport, key, input));
   }
 
   updateEndpoint(id: string, fields: EndpointFields): Promise<Endpoint> {
-    return this.write((credential) => updateEndpoint(this.transport, credential, id, fields));
+    return this.write((key) => updateEndpoint(this.transport, key, id, fields));
   }
 
   deleteEndpoint(id: string): Promise<void> {
-    return this.write((credential) => deleteEndpoint(this.transport, credential, id));
+    return this.write((key) => deleteEndpoint(this.transport, key, id));
   }
 
   /** A page of a listed resource (tunnel sessions, reserved domains, reserved addresses). */
@@ -161,7 +144,7 @@ export class NgrokClient {
   ): Promise<ListedPage<T>> {
     return this.read(
       (p: ListedPageRequest) => listItemsRequest(resource, p),
-      (transport, credential, p) => listItems(transport, credential, resource, p),
+      (transport, key, p) => listItems(transport, key, resource, p),
       page,
       (result) => this.asRead(result.items, (id) => getItemRequest(resource, id)),
     );
@@ -170,13 +153,13 @@ export class NgrokClient {
   getItem<T extends { readonly id: string }>(resource: ListedResource<T>, id: string): Promise<T | null> {
     return this.read(
       (i: string) => getItemRequest(resource, i),
-      (transport, credential, i) => getItem(transport, credential, resource, i),
+      (transport, key, i) => getItem(transport, key, resource, i),
       id,
     );
   }
 
   /** Sends a command to an online agent (never retried once sent). */
   commandTunnelSession(id: string, command: AgentCommand): Promise<void> {
-    return this.write((credential) => commandTunnelSession(this.transport, credential, id, command));
+    return this.write((key) => commandTunnelSession(this.transport, key, id, command));
   }
 }

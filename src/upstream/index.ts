@@ -1,18 +1,20 @@
 // The upstream as the rest of the gateway sees it: the client, the transport and the domain types.
-export type { ReservedAddress, ReservedDomain, TunnelSession } from './api/account-graph-json';
+
 export type { AgentCommand } from './api/agent-commands';
-export type { BackendModule } from './api/backend-module-json';
 export type { BackendModuleInput, RouteKey } from './api/backend-modules';
 export { anyOf, equals } from './api/cel';
 export { compileEndpointFilter, type EndpointFilterSpec, matchesNothing } from './api/endpoint-filter';
-export type { Endpoint, EndpointPage } from './api/endpoint-json';
 export type {
   CloudEndpointInput,
   EndpointFields,
   EndpointInputKey,
   EndpointPageRequest,
 } from './api/endpoints';
-export type { Ref } from './api/json-fields';
+export type { ReservedAddress, ReservedDomain, TunnelSession } from './api/json/account-graph';
+export type { BackendModule } from './api/json/backend-module';
+export type { Endpoint, EndpointPage } from './api/json/endpoint';
+export type { Ref } from './api/json/fields';
+export type { Tunnel, TunnelPage } from './api/json/tunnel';
 export {
   type ListedPage,
   type ListedResource,
@@ -20,7 +22,6 @@ export {
   RESERVED_DOMAINS,
   TUNNEL_SESSIONS,
 } from './api/listed-resources';
-export type { Tunnel, TunnelPage } from './api/tunnel-json';
 export { MAX_PAGE_SIZE, READINESS_REQUEST, type TunnelPageRequest } from './api/tunnels';
 export { NgrokClient } from './client';
 export {
@@ -30,9 +31,9 @@ export {
   type OperationCalls,
   type UpstreamTally,
 } from './http/call-scope';
-export { type ApiCredential, apiCredential, credentialDigest } from './http/credential';
 export type { CircuitState, UpstreamEvents } from './http/hooks';
 export type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
+export { keyDigest, type UpstreamKey, upstreamKey } from './http/upstream-key';
 export { ReadCache } from './read-cache';
 export type { UpstreamTracing } from './stages/trace';
 export { type ReadinessCheck, type TransportOptions, UpstreamTransport } from './transport';

@@ -29,29 +29,29 @@ export class ReadCache {
    * write through the same credential happened while it was under way.
    */
   async read<T>(
-    credential: string,
+    digest: string,
     path: string,
     fetch: () => Promise<T>,
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
   ): Promise<T> {
-    const found = await this.store.lookup(credential, path);
+    const found = await this.store.lookup(digest, path);
     if (found.hit) return found.value as T;
-    const under = this.fetching.get(credential, path);
+    const under = this.fetching.get(digest, path);
     if (under?.generation === found.generation) return under.promise as Promise<T>;
     if (under) {
       // Started before a write through this credential: its answer may predate the write, and the
       // transport would hand it to an identical call made now. Let it end, then ask again.
       await under.promise.catch(() => undefined);
-      return this.read(credential, path, fetch, related);
+      return this.read(digest, path, fetch, related);
     }
     const generation = found.generation;
     const promise = (async () => {
       const value = await fetch();
       // The store drops these when the credential wrote since `generation` (here or elsewhere).
-      await this.store.store(credential, generation, [[path, value], ...(related?.(value) ?? [])]);
+      await this.store.store(digest, generation, [[path, value], ...(related?.(value) ?? [])]);
       return value;
     })();
-    this.fetching.hold(credential, path, { generation, promise });
+    this.fetching.hold(digest, path, { generation, promise });
     return promise;
   }
 
@@ -59,17 +59,17 @@ export class ReadCache {
    * Runs a write through this credential: everything cached for it is dropped before and after
    * (a failed write may still have landed), and reads under way meanwhile are not stored.
    */
-  async write<T>(credential: string, perform: () => Promise<T>): Promise<T> {
-    await this.invalidate(credential);
+  async write<T>(digest: string, perform: () => Promise<T>): Promise<T> {
+    await this.invalidate(digest);
     try {
       return await perform();
     } finally {
-      await this.invalidate(credential);
+      await this.invalidate(digest);
     }
   }
 
   /** Drops everything cached for this credential. */
-  invalidate(credential: string): Promise<void> {
-    return this.store.forget(credential);
+  invalidate(digest: string): Promise<void> {
+    return this.store.forget(digest);
   }
 }

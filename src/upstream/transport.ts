@@ -3,12 +3,12 @@
 
 import { MemoryPauseStore, type PauseStore } from '../shared-state';
 import { type CallScope, NO_SCOPE } from './http/call-scope';
-import { type ApiCredential, apiCredential } from './http/credential';
 import { Exchange, type StatusCheck } from './http/exchange';
 import type { CircuitState, UpstreamEvents } from './http/hooks';
 import type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
 import { basePathOf, requestPath } from './http/request-path';
 import { AttemptFailure, compose, type Handler } from './http/stage';
+import type { UpstreamKey } from './http/upstream-key';
 import { breakerStage, CircuitBreaker } from './stages/breaker';
 import { budgetStage, budgetWaitStage, type UpstreamBudget } from './stages/budget';
 import { coalesceStage } from './stages/coalesce';
@@ -131,20 +131,18 @@ export class UpstreamTransport {
   }
 
   /**
-   * Sends one request with the caller's credential, retrying as stages/retry.ts allows within the
-   * operation's deadline (`scope`). Identical GETs in flight for the same credential share one
-   * upstream call. A client passes its credential with the digest it computed once; a bare key
-   * (tests, tools) is digested here.
+   * Sends one request with the caller's API key, retrying as stages/retry.ts allows within the
+   * operation's deadline (`scope`). Identical GETs in flight for the same key share one upstream
+   * call; every stage keys its state by the key's digest, computed once (http/upstream-key.ts).
    */
   async send(
-    credential: string | ApiCredential,
+    key: UpstreamKey,
     request: UpstreamRequest,
     scope: CallScope = NO_SCOPE,
   ): Promise<UpstreamResponse> {
-    const { apiKey, digest } = typeof credential === 'string' ? apiCredential(credential) : credential;
     const call = {
-      apiKey,
-      credential: digest,
+      apiKey: key.apiKey,
+      digest: key.digest,
       request,
       path: this.pathOf(request),
       deadline: scope.deadline,
@@ -191,7 +189,7 @@ export class UpstreamTransport {
    */
   scoped(scope: CallScope): UpstreamTransport {
     const view = Object.create(this) as UpstreamTransport;
-    view.send = (credential, request) => this.send(credential, request, scope);
+    view.send = (key, request) => this.send(key, request, scope);
     view.noteCacheHit = (route) => this.noteCacheHit(route, scope);
     return view;
   }

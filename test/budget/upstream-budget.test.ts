@@ -9,6 +9,7 @@ import { type AccountSeed, newId, type Sandbox, startSandbox } from '../../src/s
 import type { ClaimKind, RateBudget } from '../../src/shared-state';
 import { listTunnelsRequest } from '../../src/upstream/api/tunnels';
 import type { UpstreamEvents } from '../../src/upstream/http/hooks';
+import { upstreamKey } from '../../src/upstream/http/upstream-key';
 import { UpstreamTransport } from '../../src/upstream/transport';
 import { metric, sse, startLiveStack, until } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';
@@ -121,7 +122,9 @@ describe('the budget stage', () => {
     const store = scriptedBudget(1, 150);
     const outcomes: string[] = [];
     const transport = transportWith(store, outcomes);
-    const response = await transport.scoped({ deadline: performance.now() + 5_000 }).send(KEY, getBackend);
+    const response = await transport
+      .scoped({ deadline: performance.now() + 5_000 })
+      .send(upstreamKey(KEY), getBackend);
     expect(response.status).toBe(200);
     expect(store.kinds).toEqual(['read', 'read']);
     expect(outcomes).toEqual(['waited', 'granted']);
@@ -136,7 +139,7 @@ describe('the budget stage', () => {
     const transport = transportWith(store, outcomes);
     const failure = await transport
       .scoped({ deadline: performance.now() + 1_000 })
-      .send(KEY, getBackend)
+      .send(upstreamKey(KEY), getBackend)
       .catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfter: 3 } });
     expect(store.kinds).toEqual(['read']);
@@ -150,7 +153,9 @@ describe('the budget stage', () => {
     sandbox.inject('getBackend', { kind: 'status', status: 503 });
     const store = scriptedBudget(0, 1);
     const transport = transportWith(store);
-    const response = await transport.scoped({ deadline: performance.now() + 5_000 }).send(KEY, getBackend);
+    const response = await transport
+      .scoped({ deadline: performance.now() + 5_000 })
+      .send(upstreamKey(KEY), getBackend);
     expect(response.status).toBe(200);
     expect(sandbox.calls()).toBe(2);
     expect(store.kinds).toEqual(['read', 'read']);
@@ -163,15 +168,15 @@ describe('the budget stage', () => {
     const transport = transportWith(store);
     const poll = listTunnelsRequest({ limit: 100, origin: 'poll' });
     // No deadline at all (the poller runs outside operations): a poll still does not wait.
-    const failure = await transport.send(KEY, poll).catch((e: unknown) => e);
+    const failure = await transport.send(upstreamKey(KEY), poll).catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfter: 1 } });
-    expect((await transport.send(KEY, poll)).status).toBe(200);
+    expect((await transport.send(upstreamKey(KEY), poll)).status).toBe(200);
     const write = {
       route: 'deleteBackend',
       method: 'DELETE',
       segments: ['edges', 'https', edge, 'routes', route, 'backend'],
     } as const;
-    expect((await transport.send(KEY, write)).status).toBe(204);
+    expect((await transport.send(upstreamKey(KEY), write)).status).toBe(204);
     expect(store.kinds).toEqual(['poll', 'poll', 'mutation']);
     expect(sandbox.calls()).toBe(2);
     await transport.close();

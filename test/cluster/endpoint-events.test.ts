@@ -7,7 +7,7 @@ import type { Client } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { cloudSeeds, POLICY } from '../live/endpoint-support';
 import {
   ENDPOINT_EVENTS,
@@ -26,7 +26,7 @@ import { dataOf, postGraphQL } from '../support/stack';
 import { polling, type Replica, startReplica } from './replicas';
 
 const PREFIX = 'ngw-ep:';
-const DIGEST = credentialDigest(KEY);
+const DIGEST = keyDigest(KEY);
 const CREATE = `mutation($input: CreateCloudEndpointInput!) {
   createCloudEndpoint(input: $input) { __typename ... on CreateCloudEndpointPayload { endpoint { id } } }
 }`;

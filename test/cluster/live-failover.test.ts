@@ -6,7 +6,7 @@ import type { Client } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { EVENTS, KEY, type Subscriber, sse, until, wsClient, wsSubscribe } from '../live/support';
 import { bundleMain } from '../operability/process';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
@@ -121,7 +121,7 @@ describe.runIf(redisTestsRun)('failover of the live poller between replicas', ()
   it('a holder whose lease another took (a stall past its TTL) stops at its next renewal; polling resumes once the lease is free', async () => {
     const admin = new Redis(redis.url);
     try {
-      const lease = `${PREFIX}lease:live-poll:${credentialDigest(KEY)}`;
+      const lease = `${PREFIX}lease:live-poll:${keyDigest(KEY)}`;
       await holderOf(replicas);
       // What a replica sees when its lease expired and another replica took it meanwhile. Held long
       // enough (8 s) that a loaded machine still sees the moment nobody polls before it expires.

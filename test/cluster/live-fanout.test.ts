@@ -6,7 +6,7 @@ import type { Client } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { EVENTS, KEY, type Subscriber, sse, until, wsClient, wsSubscribe } from '../live/support';
 import { bundleMain } from '../operability/process';
 import { redisContents } from '../support/redis-contents';
@@ -14,7 +14,7 @@ import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { polling, type Replica, startReplica } from './replicas';
 
 const PREFIX = 'ngw:';
-const DIGEST = credentialDigest(KEY);
+const DIGEST = keyDigest(KEY);
 
 describe.runIf(redisTestsRun)('live events across three replicas', () => {
   let redis: RedisServer;

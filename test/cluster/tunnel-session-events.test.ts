@@ -8,7 +8,7 @@ import type { Client } from 'graphql-ws';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { joinedAccount, makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { command } from '../live/session-support';
 import {
   ENDPOINT_EVENTS,
@@ -138,7 +138,7 @@ describe.runIf(redisTestsRun)('tunnel session events across three replicas', () 
     const admin = new Redis(redis.url);
     try {
       const { keys, texts } = await redisContents(admin);
-      expect(keys).toContain(`${prefix}live-snapshot:tunnel_sessions:${credentialDigest(KEY)}`);
+      expect(keys).toContain(`${prefix}live-snapshot:tunnel_sessions:${keyDigest(KEY)}`);
       expect(texts.join('\n')).not.toContain(KEY);
     } finally {
       admin.disconnect();

@@ -2,8 +2,8 @@
 // JSON is read into (upstream-variants.test.ts: upstreams that answer unlike the stand-in).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels, newId } from '../../src/sandbox';
-import { parseBackendModule } from '../../src/upstream/api/backend-module-json';
-import { parseTunnel } from '../../src/upstream/api/tunnel-json';
+import { parseBackendModule } from '../../src/upstream/api/json/backend-module';
+import { parseTunnel } from '../../src/upstream/api/json/tunnel';
 import { dataOf, KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(5, { seed: 21 });

@@ -2,7 +2,7 @@
 // and nothing at all once the last subscriber has left for LIVE_IDLE_MS.
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { EVENTS, KEY, metric, type Stack, type Subscriber, sse, startLiveStack, until } from './support';
 
 /** Waits while the poller could have made several more walks, then reads the call count again. */
@@ -74,7 +74,7 @@ describe('the poller lifecycle', () => {
     expect(stack.sandbox.calls('listTunnels')).toBe(after);
 
     const log = stack.text();
-    const digest = credentialDigest(KEY);
+    const digest = keyDigest(KEY);
     expect(log).toContain('"msg":"live poller started"');
     expect(log).toContain('"msg":"live poller stopped"');
     expect(log).toContain(`"credential":"${digest.slice(0, 8)}"`);

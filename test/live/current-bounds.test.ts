@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
 import { eventBytes, type SubscriberLink } from '../../src/live/backlog';
-import { apiCredential } from '../../src/upstream';
+import { upstreamKey } from '../../src/upstream';
 import { cloudSeeds, POLICY } from './endpoint-support';
 import { stalledSse, wsSubscriber } from './slow-clients';
 import { ENDPOINT_EVENTS, KEY, metric, type Stack, sse, startLiveStack, until } from './support';
@@ -76,7 +76,7 @@ describe('the current list of a large account, bounded', () => {
       backlogBytes: () => unsent,
       drop: (reason) => drops.push(reason),
     };
-    const stream = stack.gateway.live.subscribe(apiCredential(KEY), 'endpoints', true, link);
+    const stream = stack.gateway.live.subscribe(upstreamKey(KEY), 'endpoints', true, link);
     let taken = 0;
     let last: GatewayError | undefined;
     for await (const item of stream) {

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
 import type { TunnelEventPayload } from '../../src/live/tunnel-events';
-import { apiCredential } from '../../src/upstream';
+import { upstreamKey } from '../../src/upstream';
 import { largeChurn, METADATA_BYTES } from './large-churn';
 import { QUERY, replay, stalledSse, throttle, wsSubscriber } from './slow-clients';
 import { type EventResult, KEY, metric, type Stack, sse, startLiveStack, until } from './support';
@@ -45,7 +45,7 @@ describe('slow subscribers', () => {
     // The reference: the account's stream read in process, as fast as it comes.
     const reference: string[] = [];
     let produced = 0;
-    const stream = stack.gateway.live.subscribe(apiCredential(KEY), 'tunnels', false);
+    const stream = stack.gateway.live.subscribe(upstreamKey(KEY), 'tunnels', false);
     cleanup.push(async () => {
       await stream.return?.();
     });

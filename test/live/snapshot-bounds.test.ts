@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
 import type { StoredSnapshot } from '../../src/shared-state';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { cloudSeeds, POLICY } from './endpoint-support';
 import {
@@ -100,7 +100,7 @@ describe.runIf(redisTestsRun)('live snapshots on Redis, bounded and shared', () 
     cleanup.push(() => void admin.disconnect());
     const snapshots = (await admin.keys('ngw-bound:live-snapshot:*')).sort();
     expect(snapshots).toEqual(
-      [`endpoints:${credentialDigest(OTHER_KEY)}`, `tunnels:${credentialDigest(KEY)}`]
+      [`endpoints:${keyDigest(OTHER_KEY)}`, `tunnels:${keyDigest(KEY)}`]
         .map((name) => `ngw-bound:live-snapshot:${name}`)
         .sort(),
     );

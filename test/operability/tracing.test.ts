@@ -2,7 +2,7 @@
 // proxy in front of the stand-in notes the traceparent each upstream request carried
 // (tracing-setup.test.ts: the settings, no endpoint, the flush on close, an attempt's budget wait).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { sleep } from '../support/fixtures';
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from '../support/otlp-receiver';
 import { type RecordingProxy, startRecordingProxy } from '../support/relay';
@@ -152,7 +152,7 @@ describe('tracing with an OTLP endpoint', () => {
     await stack.gql(LIST_AND_ONE, { id: oldest }, { key: TOKEN, headers: client.header });
     expect(await spansOf(receiver, client.traceId, 4)).toHaveLength(4);
     const exported = receiver.exports.map((e) => e.body).join('\n');
-    for (const secret of [KEY, TOKEN, credentialDigest(KEY), credentialDigest(TOKEN), COLLECTOR_KEY]) {
+    for (const secret of [KEY, TOKEN, keyDigest(KEY), keyDigest(TOKEN), COLLECTOR_KEY]) {
       expect(exported).not.toContain(secret);
     }
     // The stand-in's 502 and 503 bodies say "Bad Gateway" / "Service Unavailable".

@@ -5,6 +5,7 @@ import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
 import { type AccountSeed, makeTunnels, type Sandbox, startSandbox } from '../../src/sandbox';
 import { attemptTimeout } from '../../src/upstream/http/timeout';
+import { upstreamKey } from '../../src/upstream/http/upstream-key';
 import { UpstreamTransport } from '../../src/upstream/transport';
 import { sleep } from '../support/fixtures';
 import { KEY } from '../support/stack';
@@ -75,7 +76,7 @@ describe('an upstream call across a stall of the gateway', () => {
   it('reads the answer instead of timing out when the gateway stalled past the timeout', async () => {
     // The stand-in answers after 20 ms; the gateway stalls from 10 ms to 260 ms, past its 60 ms timeout.
     sandbox.setLatency('getTunnel', 20);
-    const pending = transport.send(KEY, getTunnel);
+    const pending = transport.send(upstreamKey(KEY), getTunnel);
     setTimeout(() => stall(250), 10);
     const response = await pending;
     expect(response.status).toBe(200);

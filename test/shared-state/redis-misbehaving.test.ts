@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoData } from '../../src/sandbox';
 import { keyNames } from '../../src/shared-state/redis/keys';
-import { credentialDigest } from '../../src/upstream';
+import { keyDigest } from '../../src/upstream';
 import { until } from '../live/support';
 import { BadRedis } from '../support/bad-redis';
 import { sleep } from '../support/fixtures';
@@ -136,7 +136,7 @@ describe.runIf(redisTestsRun)('REDIS_URL at something that is not a working Redi
     }, 30_000);
 
     it("holding garbage at the gateway's keys: queries answer, Redis stays up, the password is not logged", async () => {
-      const digest = credentialDigest(KEY);
+      const digest = keyDigest(KEY);
       // Wrong types where the scripts expect a sorted set, a string or a counter; text that is no JSON.
       await admin.set(keys.budget(digest), 'not a sorted set');
       await admin.hset(keys.pause(digest), 'not', 'a time');

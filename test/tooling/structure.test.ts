@@ -45,8 +45,8 @@ const LAYERS: readonly Layer[] = [
   },
   {
     name: 'lookups and live events',
-    why: "per-request loaders' batch functions and the live tunnel events, both fed by the upstream client",
-    holds: ['src/loaders/', 'src/live/'],
+    why: "one operation's lookups (each owns its kind's DataLoader) and the live events, both fed by the upstream client",
+    holds: ['src/lookups/', 'src/live/'],
   },
   {
     name: 'upstream client',

@@ -66,7 +66,7 @@ async function judge(
   if (refusal) return { plan, refusal };
   const ctx = args.contextValue as Context;
   if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated) return { plan };
-  const waitMs = await budgetWait(budget, ctx.client.credential.digest, plan);
+  const waitMs = await budgetWait(budget, ctx.client.key.digest, plan);
   if (waitMs <= 0) return { plan };
   const retryAfter = retryAfterFromMs(waitMs);
   return {

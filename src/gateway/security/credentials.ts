@@ -1,9 +1,10 @@
-// Who is calling and with which ngrok credential. Pass-through mode forwards the client's own key;
-// server-held key mode lends the gateway's key to clients holding a gateway token.
+// Who is calling (a Caller) and with which ngrok API key. Pass-through mode forwards the client's own
+// key; server-held key mode lends the gateway's key to clients holding a gateway token.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config, GatewayToken, TokenScope } from '../../config';
-import type { Credential } from '../../context';
+import type { Caller } from '../../context';
 import { GatewayError } from '../../errors';
+import { upstreamKey } from '../../upstream';
 
 const ALL_SCOPES: readonly TokenScope[] = ['read', 'write'];
 
@@ -29,17 +30,18 @@ function findToken(tokens: readonly GatewayToken[], presented: string): GatewayT
 }
 
 /**
- * The credential of a request, or null when it brings none (allowed only for introspection).
+ * The caller of a request, or null when it brings no credential (allowed only for introspection).
  * Throws UNAUTHENTICATED for a malformed header or an unknown gateway token.
  */
-export function credentialOf(authorization: string | null, config: Config): Credential | null {
+export function callerOf(authorization: string | null, config: Config): Caller | null {
   const token = bearer(authorization);
   const serverKey = config.upstream.apiKey;
-  if (serverKey === undefined) return token === undefined ? null : { apiKey: token, scopes: ALL_SCOPES };
+  if (serverKey === undefined)
+    return token === undefined ? null : { key: upstreamKey(token), scopes: ALL_SCOPES };
   // A server-held key without tokens is allowed on loopback only (see main.ts).
-  if (config.access.gatewayTokens.length === 0) return { apiKey: serverKey, scopes: ALL_SCOPES };
+  if (config.access.gatewayTokens.length === 0) return { key: upstreamKey(serverKey), scopes: ALL_SCOPES };
   if (token === undefined) return null;
   const match = findToken(config.access.gatewayTokens, token);
   if (!match) throw unauthenticated('The gateway token is not valid.');
-  return { apiKey: serverKey, scopes: match.scopes };
+  return { key: upstreamKey(serverKey), scopes: match.scopes };
 }

@@ -13,7 +13,7 @@ import type { RequestGuard } from './refusal';
 import { useRefusalHeaders } from './refusal-headers';
 
 export { useAccessControl } from './access-control';
-export { credentialOf } from './credentials';
+export { callerOf } from './credentials';
 export { graphiqlForAllowedHosts } from './hosts';
 export { keyProtection } from './key-protection';
 export { useRequestGuards } from './request-guards';

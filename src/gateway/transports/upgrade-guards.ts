@@ -7,7 +7,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Config } from '../../config';
 import { GatewayError } from '../../errors';
-import { credentialOf } from '../security/credentials';
+import { callerOf } from '../security/credentials';
 import { type Refusal, type RequestGuard, refusalOf, refusalParts } from '../security/refusal';
 import { AUTH_CHALLENGE } from '../security/refusal-headers';
 
@@ -30,7 +30,7 @@ export function headersOf(request: IncomingMessage): Headers {
  */
 export function credentialRefusal(authorization: string | null, config: Config): Refusal | undefined {
   try {
-    credentialOf(authorization, config);
+    callerOf(authorization, config);
     return undefined;
   } catch (error) {
     if (!(error instanceof GatewayError)) throw error;

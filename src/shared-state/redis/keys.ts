@@ -1,5 +1,5 @@
 // Names of everything the gateway keeps in Redis. Each carries the key prefix (REDIS_KEY_PREFIX) and
-// a digest of the credential, never the credential itself (callers pass credentialDigest(apiKey)).
+// a digest of the credential, never the credential itself (callers pass keyDigest(apiKey)).
 
 export interface KeyNames {
   /** Sorted set of every call in the rolling window (score: epoch ms). */

@@ -3,8 +3,8 @@
 // failure after sending, a 5xx included, leaves the outcome unknown: stages/outcome.ts). A 404 is no
 // such online agent; a 400 is the agent's refusal, with the upstream's cleaned reason.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
-import type { ApiCredential } from '../http/credential';
 import type { RouteName } from '../http/request';
+import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
 import { write } from './calls';
 
@@ -26,13 +26,13 @@ function refused(error: unknown, id: string): unknown {
 
 export const commandTunnelSession = (
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   id: string,
   command: AgentCommand,
 ): Promise<void> =>
   write(
     transport,
-    credential,
+    key,
     {
       route: ROUTES[command],
       method: 'POST',

@@ -1,10 +1,10 @@
 // The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
-import type { ApiCredential } from '../http/credential';
 import type { UpstreamRequest } from '../http/request';
+import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
-import { type BackendModule, parseBackendModule } from './backend-module-json';
 import { readOrNull, write } from './calls';
+import { type BackendModule, parseBackendModule } from './json/backend-module';
 
 export interface RouteKey {
   readonly edgeId: string;
@@ -70,11 +70,11 @@ function domainError(error: unknown, route: RouteKey): unknown {
 /** The module, or null when the route does not exist or has none (a 404, or a 200 without backend). */
 export async function getBackendModule(
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   route: RouteKey,
 ): Promise<BackendModule | null> {
   try {
-    const module = await readOrNull(transport, credential, getBackendRequest(route), parseBackendModule);
+    const module = await readOrNull(transport, key, getBackendRequest(route), parseBackendModule);
     return module?.backend ? module : null;
   } catch (error) {
     throw edgesUnavailable(error);
@@ -83,7 +83,7 @@ export async function getBackendModule(
 
 export function replaceBackendModule(
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   route: RouteKey,
   input: BackendModuleInput,
 ): Promise<BackendModule> {
@@ -91,7 +91,7 @@ export function replaceBackendModule(
   if (input.enabled !== undefined) body.enabled = input.enabled;
   return write(
     transport,
-    credential,
+    key,
     { route: 'replaceBackend', method: 'PUT', segments: segmentsOf(route), body },
     parseBackendModule,
     (error) => domainError(error, route),
@@ -100,12 +100,12 @@ export function replaceBackendModule(
 
 export const deleteBackendModule = (
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   route: RouteKey,
 ): Promise<void> =>
   write(
     transport,
-    credential,
+    key,
     { route: 'deleteBackend', method: 'DELETE', segments: segmentsOf(route) },
     () => undefined,
     (error) => domainError(error, route),

@@ -1,29 +1,29 @@
-// The three ways a resource calls the upstream with the caller's credential, each reading the answer
+// The three ways a resource calls the upstream with the caller's API key, each reading the answer
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
 // write, whose failures the resource turns into its domain errors.
 import { UpstreamError } from '../../errors';
-import type { ApiCredential } from '../http/credential';
 import type { UpstreamRequest } from '../http/request';
+import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
 
 export async function read<T>(
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   request: UpstreamRequest,
   parse: (json: unknown) => T,
 ): Promise<T> {
-  const response = await transport.send(credential, request);
+  const response = await transport.send(key, request);
   return parse(response.json);
 }
 
 export async function readOrNull<T>(
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   request: UpstreamRequest,
   parse: (json: unknown) => T,
 ): Promise<T | null> {
   try {
-    return await read(transport, credential, request, parse);
+    return await read(transport, key, request, parse);
   } catch (error) {
     if (error instanceof UpstreamError && error.status === 404) return null;
     throw error;
@@ -33,13 +33,13 @@ export async function readOrNull<T>(
 /** `refused` maps any failure: to a domain error when it is an expected refusal, else to itself. */
 export async function write<T>(
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   request: UpstreamRequest,
   parse: (json: unknown) => T,
   refused: (error: unknown) => unknown,
 ): Promise<T> {
   try {
-    return await read(transport, credential, request, parse);
+    return await read(transport, key, request, parse);
   } catch (error) {
     throw refused(error);
   }

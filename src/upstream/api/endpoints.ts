@@ -1,11 +1,11 @@
 // The endpoints resource: GET /endpoints (newest first, limit/before_id paging, a CEL `filter`),
 // GET, POST, PATCH and DELETE. The writes turn the upstream's refusals into domain errors.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
-import type { ApiCredential } from '../http/credential';
 import type { UpstreamRequest } from '../http/request';
+import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
-import { read, readOrNull, write } from './calls';
-import { type Endpoint, type EndpointPage, parseEndpoint, parseEndpointPage } from './endpoint-json';
+import { read, write } from './calls';
+import { type Endpoint, type EndpointPage, parseEndpoint, parseEndpointPage } from './json/endpoint';
 
 export interface EndpointPageRequest {
   /** 1..100, the upstream's own bounds. */
@@ -39,12 +39,6 @@ export const listEndpointsRequest = (page: EndpointPageRequest): UpstreamRequest
   segments: ['endpoints'],
   query: { limit: page.limit, before_id: page.beforeId, filter: page.filter },
   ...(page.origin ? { origin: page.origin } : {}),
-});
-
-export const getEndpointRequest = (id: string): UpstreamRequest => ({
-  route: 'getEndpoint',
-  method: 'GET',
-  segments: ['endpoints', id],
 });
 
 const BODY_KEYS: Record<keyof EndpointFields, string> = {
@@ -94,25 +88,18 @@ function domainError(error: unknown, id?: string): unknown {
 
 export const listEndpoints = (
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   page: EndpointPageRequest,
-): Promise<EndpointPage> => read(transport, credential, listEndpointsRequest(page), parseEndpointPage);
-
-/** One endpoint, or null when the account has none with this id. */
-export const getEndpoint = (
-  transport: UpstreamTransport,
-  credential: ApiCredential,
-  id: string,
-): Promise<Endpoint | null> => readOrNull(transport, credential, getEndpointRequest(id), parseEndpoint);
+): Promise<EndpointPage> => read(transport, key, listEndpointsRequest(page), parseEndpointPage);
 
 export const createEndpoint = (
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   input: CloudEndpointInput,
 ): Promise<Endpoint> =>
   write(
     transport,
-    credential,
+    key,
     {
       route: 'createEndpoint',
       method: 'POST',
@@ -125,26 +112,22 @@ export const createEndpoint = (
 
 export const updateEndpoint = (
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   id: string,
   fields: EndpointFields,
 ): Promise<Endpoint> =>
   write(
     transport,
-    credential,
+    key,
     { route: 'updateEndpoint', method: 'PATCH', segments: ['endpoints', id], body: bodyOf(fields) },
     parseEndpoint,
     (error) => domainError(error, id),
   );
 
-export const deleteEndpoint = (
-  transport: UpstreamTransport,
-  credential: ApiCredential,
-  id: string,
-): Promise<void> =>
+export const deleteEndpoint = (transport: UpstreamTransport, key: UpstreamKey, id: string): Promise<void> =>
   write(
     transport,
-    credential,
+    key,
     { route: 'deleteEndpoint', method: 'DELETE', segments: ['endpoints', id] },
     () => undefined,
     (error) => domainError(error, id),

@@ -1,9 +1,11 @@
 // Resources read the same way, one description each: a newest-first list (limit/before_id paging, a
 // CEL `filter`) and a GET by id. The account graph's lists (tunnel sessions, reserved domains,
 // reserved addresses) are three rows here rather than three copies of the same calls.
-import type { ApiCredential } from '../http/credential';
+
 import type { RouteName, UpstreamRequest } from '../http/request';
+import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
+import { read, readOrNull } from './calls';
 import {
   parseReservedAddress,
   parseReservedDomain,
@@ -11,9 +13,8 @@ import {
   type ReservedAddress,
   type ReservedDomain,
   type TunnelSession,
-} from './account-graph-json';
-import { read, readOrNull } from './calls';
-import { page } from './json-fields';
+} from './json/account-graph';
+import { page } from './json/fields';
 
 export interface ListedResource<T extends { readonly id: string }> {
   /** For messages: "tunnel session". */
@@ -88,18 +89,18 @@ export const getItemRequest = <T extends { readonly id: string }>(
 
 export const listItems = <T extends { readonly id: string }>(
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   resource: ListedResource<T>,
   request: ListedPageRequest,
 ): Promise<ListedPage<T>> =>
-  read(transport, credential, listItemsRequest(resource, request), (json) =>
+  read(transport, key, listItemsRequest(resource, request), (json) =>
     page(json, resource.collection, resource.parse),
   );
 
 /** One item, or null when the account has none with this id. */
 export const getItem = <T extends { readonly id: string }>(
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   resource: ListedResource<T>,
   id: string,
-): Promise<T | null> => readOrNull(transport, credential, getItemRequest(resource, id), resource.parse);
+): Promise<T | null> => readOrNull(transport, key, getItemRequest(resource, id), resource.parse);

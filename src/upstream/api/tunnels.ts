@@ -1,9 +1,10 @@
 // The tunnels resource: GET /tunnels (newest first, limit/before_id paging) and GET /tunnels/{id}.
-import type { ApiCredential } from '../http/credential';
+
 import type { UpstreamRequest } from '../http/request';
+import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
 import { read, readOrNull } from './calls';
-import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './tunnel-json';
+import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './json/tunnel';
 
 /** The upstream's largest page (limit 1..100). */
 export const MAX_PAGE_SIZE = 100;
@@ -36,13 +37,13 @@ export const READINESS_REQUEST: UpstreamRequest = listTunnelsRequest({ limit: 1 
 
 export const listTunnels = (
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   page: TunnelPageRequest,
-): Promise<TunnelPage> => read(transport, credential, listTunnelsRequest(page), parseTunnelPage);
+): Promise<TunnelPage> => read(transport, key, listTunnelsRequest(page), parseTunnelPage);
 
 /** One tunnel, or null when no online tunnel has this id. */
 export const getTunnel = (
   transport: UpstreamTransport,
-  credential: ApiCredential,
+  key: UpstreamKey,
   id: string,
-): Promise<Tunnel | null> => readOrNull(transport, credential, getTunnelRequest(id), parseTunnel);
+): Promise<Tunnel | null> => readOrNull(transport, key, getTunnelRequest(id), parseTunnel);

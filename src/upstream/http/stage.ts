@@ -8,8 +8,8 @@ import type { UpstreamRequest, UpstreamResponse } from './request';
 
 export interface Call {
   readonly apiKey: string;
-  /** Digest of apiKey (credential.ts), computed once per client: the key of every per-credential state. */
-  readonly credential: string;
+  /** Digest of apiKey (upstream-key.ts), computed once per client: the key of every per-credential state. */
+  readonly digest: string;
   readonly request: UpstreamRequest;
   /** Path and query, built once (request-path.ts). */
   readonly path: string;

@@ -46,7 +46,7 @@ export const budgetStage =
   async (call) => {
     const kind = kindOf(call.request);
     if (!claims(budget, kind)) return next(call);
-    const decision = await budget.store.take(call.credential, kind);
+    const decision = await budget.store.take(call.digest, kind);
     if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
     const remaining = Math.max(0, decision.remaining);
     events?.budget?.({

@@ -17,13 +17,13 @@ export class InFlight<E extends { readonly promise: Promise<unknown> }> {
     return new Set([...this.entries.keys()].map((key) => key.slice(0, key.indexOf(' ')))).size;
   }
 
-  get(credential: string, path: string): E | undefined {
-    return this.entries.get(keyOf(credential, path));
+  get(digest: string, path: string): E | undefined {
+    return this.entries.get(keyOf(digest, path));
   }
 
   /** Holds `entry` for identical work until its promise settles, unless detached or replaced first. */
-  hold(credential: string, path: string, entry: E): void {
-    const key = keyOf(credential, path);
+  hold(digest: string, path: string, entry: E): void {
+    const key = keyOf(digest, path);
     this.entries.set(key, entry);
     const done = () => {
       if (this.entries.get(key) === entry) this.entries.delete(key);
@@ -32,23 +32,23 @@ export class InFlight<E extends { readonly promise: Promise<unknown> }> {
   }
 
   /** Lets the credential's work under way finish unjoined: identical work from now on starts anew. */
-  detach(credential: string): void {
-    const prefix = keyOf(credential, '');
+  detach(digest: string): void {
+    const prefix = keyOf(digest, '');
     for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 }
 
 // Credential digests have no spaces (base64url), so the first space ends the credential part.
-const keyOf = (credential: string, path: string): string => `${credential} ${path}`;
+const keyOf = (digest: string, path: string): string => `${digest} ${path}`;
 
 export function coalesceStage(stats: { coalesced: number }, events: UpstreamEvents | undefined): Stage {
   const inFlight = new InFlight<{ readonly promise: Promise<UpstreamResponse> }>();
   return (next) => (call) => {
     if (call.request.method !== 'GET') {
-      inFlight.detach(call.credential);
-      return next(call).finally(() => inFlight.detach(call.credential));
+      inFlight.detach(call.digest);
+      return next(call).finally(() => inFlight.detach(call.digest));
     }
-    const pending = inFlight.get(call.credential, call.path);
+    const pending = inFlight.get(call.digest, call.path);
     if (pending) {
       stats.coalesced += 1;
       if (call.tally) call.tally.coalesced += 1;
@@ -57,7 +57,7 @@ export function coalesceStage(stats: { coalesced: number }, events: UpstreamEven
       return untilDeadline(pending.promise, call.deadline);
     }
     const promise = next(call);
-    inFlight.hold(call.credential, call.path, { promise });
+    inFlight.hold(call.digest, call.path, { promise });
     return promise;
   };
 }

@@ -17,15 +17,15 @@ export class CredentialPause {
   ) {}
 
   /** Milliseconds left of the credential's pause; 0 when it has none. */
-  async left(credential: string): Promise<number> {
-    const until = await this.store.pausedUntil(credential);
+  async left(digest: string): Promise<number> {
+    const until = await this.store.pausedUntil(digest);
     return until === undefined ? 0 : Math.max(0, until - Date.now());
   }
 
   /** Starts (or lengthens) the credential's pause: the upstream asked for `seconds` of quiet. */
-  async start(credential: string, seconds: number): Promise<void> {
+  async start(digest: string, seconds: number): Promise<void> {
     // The store keeps the later of two pauses.
-    await this.store.pause(credential, Date.now() + Math.min(seconds * 1000, MAX_PAUSE_MS));
+    await this.store.pause(digest, Date.now() + Math.min(seconds * 1000, MAX_PAUSE_MS));
   }
 
   /**
@@ -33,7 +33,7 @@ export class CredentialPause {
    * the seconds left as retryAfter) when the pause outlasts the operation's deadline.
    */
   async waitOut(call: Call): Promise<void> {
-    const left = await this.left(call.credential);
+    const left = await this.left(call.digest);
     if (left === 0) return;
     if (left + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
       const retryAfter = retryAfterFromMs(left);
@@ -68,7 +68,7 @@ export const pauseStage =
       const error = caught instanceof AttemptFailure ? caught.error : undefined;
       if (error instanceof UpstreamError && error.status === 429) {
         const retryAfter = error.details.retryAfter;
-        if (retryAfter) await pause.start(call.credential, retryAfter);
+        if (retryAfter) await pause.start(call.digest, retryAfter);
         events?.rateLimited?.({ route: call.request.route, source: 'upstream', retryAfter });
       }
       throw caught;

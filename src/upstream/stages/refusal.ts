@@ -34,7 +34,7 @@ export const refusalStage =
   (next) =>
   async (call) => {
     if (ttlMs === 0) return next(call);
-    if (refused.has(call.credential)) {
+    if (refused.has(call.digest)) {
       throw new AttemptFailure(new GatewayError('UNAUTHENTICATED', MESSAGES.UNAUTHENTICATED), 'local');
     }
     try {
@@ -43,7 +43,7 @@ export const refusalStage =
       const error = caught instanceof AttemptFailure ? caught.error : caught;
       // Only the upstream's own answer marks a credential: never the gateway's refusals.
       if (error instanceof UpstreamError && error.code === 'UNAUTHENTICATED' && error.status !== undefined) {
-        refused.add(call.credential, ttlMs);
+        refused.add(call.digest, ttlMs);
       }
       throw caught;
     }

@@ -107,7 +107,7 @@ export const slotStage =
   async (call) => {
     let release: Release;
     try {
-      release = await limiter.acquire(call.credential, call.deadline);
+      release = await limiter.acquire(call.digest, call.deadline);
     } catch (error) {
       if (!(error instanceof LimiterRejection)) throw error;
       if (error.reason === 'deadline') {

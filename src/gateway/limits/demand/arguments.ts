@@ -1,7 +1,7 @@
 // The list arguments the planner counts with, checked before they count: a value out of its
 // documented range is BAD_USER_INPUT at its field (ArgumentRefusal), never a number a plan uses.
 import { badInput, type GatewayError } from '../../../errors';
-import { checkedFirst } from '../../../schema/forward-connection';
+import { checkedFirst } from '../../../schema/relay/forward-connection';
 
 /** A list argument out of its documented range: BAD_USER_INPUT at the field that has it. */
 export class ArgumentRefusal extends Error {
@@ -13,7 +13,7 @@ export class ArgumentRefusal extends Error {
   }
 }
 
-/** `first` of a page, checked as the connection checks it (schema/forward-connection.ts). */
+/** `first` of a page, checked as the connection checks it (schema/relay/forward-connection.ts). */
 export const firstOf = (args: Record<string, unknown>): number => checkedFirst(args.first);
 
 /** The ids of a lookup's argument, its length checked: a list of at most `most`, or one id. */

@@ -1,6 +1,6 @@
 // The most upstream calls one kind of object costs when `n` of them are asked for, arriving in at
 // most `groups` separate batches (DataLoader dispatches one batch per tick in which keys arrive): an
-// upper bound of what src/loaders/ really does, for each way of fetching a kind (schema/upstream-calls.ts).
+// upper bound of what src/lookups/ really does, for each way of fetching a kind (schema/upstream-calls.ts).
 import type { Fetching } from '../../../schema/upstream-calls';
 import { MAX_PAGE_SIZE } from '../../../upstream';
 

@@ -1,0 +1,106 @@
+// What the account graph's node types share, written once: a node loaded through the operation's
+// lookup of its kind (node, nodes, Ref.node and the by-id field all batch there), its two query fields (a
+// forward connection over limit/before_id paging and a by-id field), and the reverse join to the
+// endpoints that refer to it (one filtered endpoints call per page).
+import type { Context } from '../../context';
+import { isIdOf } from '../../ids';
+import type { ListedLookup } from '../../lookups';
+import { equals } from '../../upstream';
+import { builder } from '../builder';
+import { EndpointConnection, EndpointNode } from '../endpoints/endpoints';
+import { type CursorCodec, ENDPOINT_CURSOR } from '../relay/cursors';
+import { connectionOf, forwardPaging } from '../relay/forward-connection';
+import { type NodeKind, nodeIdOf } from '../relay/node-ids';
+import { type Fetched, upstreamCalls } from '../upstream-calls';
+
+interface ListedNodeSpec<T> {
+  readonly name: string;
+  readonly kind: NodeKind;
+  readonly lookup: (ctx: Context) => ListedLookup<T & { readonly id: string }>;
+  readonly idDescription: string;
+}
+
+/** The node's ref; the caller implements its fields (with `isListedKind` as its isTypeOf). */
+export function listedNodeRef<T extends { readonly id: string }>(spec: ListedNodeSpec<T>) {
+  return builder.nodeRef<T>(spec.name, {
+    id: { resolve: (item) => item.id, description: spec.idDescription },
+  });
+}
+
+/** How a kind of the account graph is fetched by id or reference: one filtered list per 100 ids. */
+export const listedById = (typename: string): Fetched => ({ typename, fetching: 'list-by-ids' });
+
+/** isTypeOf by the id's prefix: the kinds never share one. */
+export const isListedKind =
+  (kind: NodeKind) =>
+  (value: unknown): boolean =>
+    typeof value === 'object' && value !== null && isIdOf(String((value as { id?: unknown }).id), kind);
+
+interface ListedQueriesSpec<T> extends ListedNodeSpec<T> {
+  /** The connection field (tunnelSessions) and the by-id field (tunnelSession). */
+  readonly list: string;
+  readonly one: string;
+  readonly cursor: CursorCodec;
+  readonly listDescription: string;
+  readonly oneDescription: string;
+  readonly argDescription: string;
+  readonly connection: { readonly name: string; readonly description: string };
+  readonly edge: { readonly name: string; readonly description: string };
+}
+
+export function listedQueries<T extends { readonly id: string }>(
+  node: ReturnType<typeof listedNodeRef<T>>,
+  spec: ListedQueriesSpec<T>,
+): void {
+  builder.queryField(spec.list, (t) =>
+    t.connection(
+      {
+        type: node,
+        description: spec.listDescription,
+        ...upstreamCalls({ kind: 'page' }),
+        resolve: async (_root, args, ctx) => {
+          const { first, beforeId } = forwardPaging(spec.list, args, spec.cursor);
+          // Pothos cannot follow a generic node type through the connection's shape: the shape is connectionOf's.
+          return connectionOf(await spec.lookup(ctx).page(first, beforeId), spec.cursor) as never;
+        },
+      },
+      spec.connection,
+      spec.edge,
+    ),
+  );
+  builder.queryField(spec.one, (t) =>
+    t.field({
+      type: node,
+      nullable: true,
+      description: spec.oneDescription,
+      args: { id: t.arg.id({ required: true, description: spec.argDescription }) },
+      ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { [spec.kind]: listedById(spec.name) } }),
+      // As never: Pothos's generic shape again.
+      resolve: (_root, { id }, ctx) => spec.lookup(ctx).load(nodeIdOf(id, spec.kind)) as never,
+    }),
+  );
+}
+
+/** `endpoints(first, after)` on a node: the endpoints whose `field` (a Ref's id) is the node's id. */
+export function endpointsReferring<T extends { readonly id: string }>(
+  node: ReturnType<typeof listedNodeRef<T>>,
+  field: string,
+  description: string,
+): void {
+  builder.objectField(node, 'endpoints', (t) =>
+    t.connection(
+      {
+        type: EndpointNode,
+        description,
+        // One filtered endpoints call per page, for each object that holds the field.
+        ...upstreamCalls({ kind: 'page' }),
+        resolve: async (parent, args, ctx) => {
+          const { first, beforeId } = forwardPaging('endpoints', args, ENDPOINT_CURSOR);
+          const slice = await ctx.endpoints.page(first, beforeId, equals(field, parent.id));
+          return connectionOf(slice, ENDPOINT_CURSOR) as never;
+        },
+      },
+      EndpointConnection,
+    ),
+  );
+}

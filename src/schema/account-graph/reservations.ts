@@ -1,0 +1,97 @@
+// Reservations: the ReservedDomain and ReservedAddress nodes, their connections and by-id fields,
+// and the endpoints on each (ReservedDomain.endpoints, ReservedAddress.endpoints, filtered upstream).
+import type { ReservedAddress, ReservedDomain } from '../../upstream';
+import { RESERVED_ADDRESS_CURSOR, RESERVED_DOMAIN_CURSOR } from '../relay/cursors';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
+import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
+
+const domainSpec = {
+  name: 'ReservedDomain',
+  kind: 'reservedDomain',
+  lookup: (ctx) => ctx.reservedDomains,
+  idDescription: "The upstream's own identifier (rd_…).",
+} as const satisfies Parameters<typeof listedNodeRef<ReservedDomain>>[0];
+
+const addressSpec = {
+  name: 'ReservedAddress',
+  kind: 'reservedAddress',
+  lookup: (ctx) => ctx.reservedAddresses,
+  idDescription: "The upstream's own identifier (ra_…).",
+} as const satisfies Parameters<typeof listedNodeRef<ReservedAddress>>[0];
+
+export const ReservedDomainNode = listedNodeRef<ReservedDomain>(domainSpec);
+export const ReservedAddressNode = listedNodeRef<ReservedAddress>(addressSpec);
+
+ReservedDomainNode.implement({
+  description: 'A domain reserved on the account (rd_…).',
+  isTypeOf: isListedKind('reservedDomain'),
+  fields: (t) => ({
+    domain: t.exposeString('domain', { description: 'The hostname, e.g. app.example.com.' }),
+    region: t.exposeString('region', {
+      nullable: true,
+      description: 'The region it is reserved in; null for a global one.',
+    }),
+    description: t.exposeString('description', { nullable: true, description: 'Free text.' }),
+    metadata: t.exposeString('metadata', { nullable: true, description: 'User metadata.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was reserved.' }),
+    cnameTarget: t.exposeString('cnameTarget', {
+      nullable: true,
+      description: 'The DNS target to CNAME a custom domain to; null for ngrok-managed domains.',
+    }),
+    certificate: t.expose('certificate', {
+      type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
+      nullable: true,
+      description: 'The TLS certificate (cert_…) serving it, when one is attached.',
+    }),
+  }),
+});
+
+ReservedAddressNode.implement({
+  description: 'A TCP address reserved on the account (ra_…).',
+  isTypeOf: isListedKind('reservedAddress'),
+  fields: (t) => ({
+    addr: t.exposeString('addr', { description: 'hostname:port, e.g. 1.tcp.ngrok.io:20000.' }),
+    region: t.exposeString('region', { nullable: true, description: 'The region it is reserved in.' }),
+    description: t.exposeString('description', { nullable: true, description: 'Free text.' }),
+    metadata: t.exposeString('metadata', { nullable: true, description: 'User metadata.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime', description: 'When it was reserved.' }),
+  }),
+});
+
+listedQueries(ReservedDomainNode, {
+  ...domainSpec,
+  list: 'reservedDomains',
+  one: 'reservedDomain',
+  cursor: RESERVED_DOMAIN_CURSOR,
+  listDescription: 'Reserved domains, newest first. Forward paging: first (1..100, default 20) and after.',
+  oneDescription: 'Null when the account has no reserved domain with this id.',
+  argDescription: 'A reserved domain id (rd_…).',
+  connection: { name: 'ReservedDomainConnection', description: 'A page of reserved domains.' },
+  edge: { name: 'ReservedDomainEdge', description: 'One reserved domain of a page, with its cursor.' },
+});
+
+listedQueries(ReservedAddressNode, {
+  ...addressSpec,
+  list: 'reservedAddresses',
+  one: 'reservedAddress',
+  cursor: RESERVED_ADDRESS_CURSOR,
+  listDescription:
+    'Reserved TCP addresses, newest first. Forward paging: first (1..100, default 20) and after.',
+  oneDescription: 'Null when the account has no reserved address with this id.',
+  argDescription: 'A reserved address id (ra_…).',
+  connection: { name: 'ReservedAddressConnection', description: 'A page of reserved TCP addresses.' },
+  edge: { name: 'ReservedAddressEdge', description: 'One reserved address of a page, with its cursor.' },
+});
+
+endpointsReferring(
+  ReservedDomainNode,
+  'domain.id',
+  'The endpoints on this domain, newest first (one upstream call per page: the endpoints list filtered by\nthis reservation). Forward paging: first (1..100, default 20) and after.',
+);
+endpointsReferring(
+  ReservedAddressNode,
+  'tcp_addr.id',
+  'The endpoints on this address, newest first (one upstream call per page: the endpoints list filtered\nby this reservation). Forward paging: first (1..100, default 20) and after.',
+);

@@ -1,0 +1,71 @@
+// Agents: the TunnelSession node (an online agent's connection to ngrok), `tunnelSessions`,
+// `tunnelSession(id)`, and the endpoints an agent serves (TunnelSession.endpoints, filtered upstream).
+import type { TunnelSession } from '../../upstream';
+import { TUNNEL_SESSION_CURSOR } from '../relay/cursors';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
+import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
+
+const spec = {
+  name: 'TunnelSession',
+  kind: 'tunnelSession',
+  lookup: (ctx) => ctx.tunnelSessions,
+  idDescription: "The upstream's own identifier (ts_…).",
+} as const satisfies Parameters<typeof listedNodeRef<TunnelSession>>[0];
+
+export const TunnelSessionNode = listedNodeRef<TunnelSession>(spec);
+
+TunnelSessionNode.implement({
+  description:
+    "A running ngrok agent's connection to ngrok (the dashboard's \"Agents\"): the upstream's tunnel\nsession. Listed only while online.",
+  isTypeOf: isListedKind('tunnelSession'),
+  fields: (t) => ({
+    agentVersion: t.exposeString('agentVersion', {
+      nullable: true,
+      description: 'The version of the ngrok agent (or SDK), e.g. 3.19.1.',
+    }),
+    credential: t.expose('credential', {
+      type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: [] }),
+      nullable: true,
+      description: 'The credential (cr_…) the agent authenticated with.',
+    }),
+    ip: t.exposeString('ip', { nullable: true, description: 'Source IP address the agent connected from.' }),
+    metadata: t.exposeString('metadata', {
+      nullable: true,
+      description: "The agent's own metadata option; null when it has none.",
+    }),
+    os: t.exposeString('os', { nullable: true, description: "Operating system of the agent's host." }),
+    region: t.exposeString('region', {
+      nullable: true,
+      description: 'The region the agent is connected to (us, eu, …).',
+    }),
+    startedAt: t.expose('startedAt', {
+      type: 'DateTime',
+      description: 'When the agent connected (RFC 3339).',
+    }),
+    transport: t.exposeString('transport', {
+      nullable: true,
+      description: 'ngrok/v2 or ssh, as the upstream sends it.',
+    }),
+  }),
+});
+
+listedQueries(TunnelSessionNode, {
+  ...spec,
+  list: 'tunnelSessions',
+  one: 'tunnelSession',
+  cursor: TUNNEL_SESSION_CURSOR,
+  listDescription:
+    'Online agents (tunnel sessions), newest first. Forward paging: first (1..100, default 20) and after.',
+  oneDescription: 'Null when no online tunnel session has this id.',
+  argDescription: 'A tunnel session id (ts_…).',
+  connection: { name: 'TunnelSessionConnection', description: 'A page of online agents.' },
+  edge: { name: 'TunnelSessionEdge', description: 'One agent of a page, with its cursor.' },
+});
+
+endpointsReferring(
+  TunnelSessionNode,
+  'tunnel_session.id',
+  "The agent's endpoints, newest first (one upstream call per page: the endpoints list filtered by this\nsession). Forward paging: first (1..100, default 20) and after.",
+);

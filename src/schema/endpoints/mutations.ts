@@ -1,0 +1,144 @@
+// The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each tells the
+// operation's endpoint lookup what it did, so later reads in the operation see the write, and
+// announces it to the account's endpointEvents subscribers at once.
+import { InvalidInputError } from '../../errors';
+import { isIdOf, quote } from '../../ids';
+import type { EndpointFields } from '../../upstream';
+import { builder } from '../builder';
+import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
+import { upstreamCalls } from '../upstream-calls';
+import { EndpointNode } from './endpoints';
+
+function checkedId(id: string): string {
+  if (!isIdOf(id, 'endpoint'))
+    throw new InvalidInputError(`id ${quote(id)} is not an endpoint id (ep_…).`, 'id');
+  return id;
+}
+
+const CreateInput = builder.inputType('CreateCloudEndpointInput', {
+  description: 'A new cloud endpoint.',
+  fields: (t) => ({
+    url: t.string({
+      required: true,
+      description: 'Its URL, e.g. https://app.example.com or https://api.internal.',
+    }),
+    trafficPolicy: t.string({ required: true, description: 'Traffic Policy document, YAML or JSON.' }),
+    description: t.string({ description: 'Free text (at most 255 characters).' }),
+    metadata: t.string({ description: 'User metadata (at most 4096 bytes).' }),
+    bindings: t.stringList({ description: "Defaults to the upstream's default (public) when absent." }),
+    poolingEnabled: t.boolean({ description: 'True lets several agents serve the URL together.' }),
+  }),
+});
+
+const UpdateInput = builder.inputType('UpdateEndpointInput', {
+  description:
+    'Absent fields stay as they are. Null clears description and metadata; null for any other field is\nan InvalidInputError.',
+  fields: (t) => ({
+    id: t.id({ required: true, description: 'The cloud endpoint (ep_…).' }),
+    url: t.string({ description: 'A new URL.' }),
+    trafficPolicy: t.string({ description: 'A new Traffic Policy document.' }),
+    description: t.string({ description: 'New free text; null clears it.' }),
+    metadata: t.string({ description: 'New metadata; null clears it.' }),
+    bindings: t.stringList({ description: 'New bindings.' }),
+    poolingEnabled: t.boolean({ description: 'Pooling on or off.' }),
+  }),
+});
+
+const DeleteInput = builder.inputType('DeleteEndpointInput', {
+  description: 'The cloud endpoint to delete.',
+  fields: (t) => ({ id: t.id({ required: true, description: 'The cloud endpoint (ep_…).' }) }),
+});
+
+const DeletePayload = builder.objectRef<{ id: string }>('DeleteEndpointPayload').implement({
+  description: 'The endpoint that is gone.',
+  fields: (t) => ({ id: t.exposeID('id', { description: 'The deleted endpoint.' }) }),
+});
+
+type Given<T> = T | null | undefined;
+
+/** Only what was given; null clears the clearable strings and is refused for the rest. */
+function updateFields(input: { [K in keyof EndpointFields]?: Given<EndpointFields[K]> }): EndpointFields {
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (value === undefined) continue;
+    if (value !== null) fields[key] = value;
+    else if (key === 'description' || key === 'metadata') fields[key] = '';
+    else throw new InvalidInputError(`${key} cannot be null; leave it out to keep it as it is.`, key);
+  }
+  return fields as EndpointFields;
+}
+
+builder.mutationFields((t) => ({
+  createCloudEndpoint: t.field({
+    type: EndpointNode,
+    description: 'Creates a cloud endpoint (POST /endpoints).',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
+    args: { input: t.arg({ type: CreateInput, required: true, description: 'The new endpoint.' }) },
+    errors: {
+      types: [InvalidInputError],
+      union: { name: 'CreateCloudEndpointResult', description: 'The new endpoint, or why not.' },
+      result: { name: 'CreateCloudEndpointPayload', description: 'The endpoint as created.' },
+      dataField: { name: 'endpoint', description: 'The endpoint as the ngrok API stored it.' },
+    },
+    resolve: async (_root, { input }, ctx) => {
+      const endpoint = await refusalShown(
+        ctx.client.createCloudEndpoint({
+          url: input.url,
+          trafficPolicy: input.trafficPolicy,
+          ...(input.description != null ? { description: input.description } : {}),
+          ...(input.metadata != null ? { metadata: input.metadata } : {}),
+          ...(input.bindings != null ? { bindings: input.bindings } : {}),
+          ...(input.poolingEnabled != null ? { poolingEnabled: input.poolingEnabled } : {}),
+        }),
+        withReason,
+      );
+      ctx.endpoints.saved(endpoint);
+      await ctx.endpointWritten({ type: 'created', endpoint });
+      return endpoint;
+    },
+  }),
+  updateEndpoint: t.field({
+    type: EndpointNode,
+    description: 'Changes a cloud endpoint (PATCH): only the fields given.',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
+    args: {
+      input: t.arg({ type: UpdateInput, required: true, description: 'The endpoint and its changes.' }),
+    },
+    errors: {
+      types: MUTATION_ERRORS,
+      union: { name: 'UpdateEndpointResult', description: 'The endpoint as it is now, or why not.' },
+      result: { name: 'UpdateEndpointPayload', description: 'The endpoint as it is now.' },
+      dataField: { name: 'endpoint', description: 'The endpoint as the ngrok API stored it.' },
+    },
+    resolve: async (_root, { input }, ctx) => {
+      const { id: given, ...changes } = input;
+      const id = checkedId(given);
+      const fields = updateFields(changes);
+      // A failed write may still have landed: this operation reads the endpoint again.
+      ctx.endpoints.changed(id);
+      const endpoint = await refusalShown(ctx.client.updateEndpoint(id, fields), withReason);
+      ctx.endpoints.saved(endpoint);
+      await ctx.endpointWritten({ type: 'updated', endpoint });
+      return endpoint;
+    },
+  }),
+  deleteEndpoint: t.field({
+    type: DeletePayload,
+    description: 'Deletes a cloud endpoint (DELETE).',
+    ...upstreamCalls({ kind: 'write', calls: 1 }),
+    args: { input: t.arg({ type: DeleteInput, required: true, description: 'The endpoint.' }) },
+    errors: {
+      types: MUTATION_ERRORS,
+      directResult: true,
+      union: { name: 'DeleteEndpointResult', description: 'The deleted id, or why not.' },
+    },
+    resolve: async (_root, { input }, ctx) => {
+      const id = checkedId(input.id);
+      ctx.endpoints.changed(id);
+      await refusalShown(ctx.client.deleteEndpoint(id), withReason);
+      ctx.endpoints.deleted(id);
+      await ctx.endpointWritten({ type: 'deleted', id });
+      return { id };
+    },
+  }),
+}));

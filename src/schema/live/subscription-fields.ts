@@ -1,0 +1,69 @@
+// What the live subscriptions (tunnelEvents, endpointEvents, tunnelSessionEvents) share: the
+// includeCurrent argument, the stream of their list from the context, the error that may end it
+// (thrown as the stream's last result), their upstream calls for the demand planner, and the
+// ONLINE/OFFLINE kinds of the lists whose items only come and go.
+import type { ObjectRef } from '@pothos/core';
+import { type Context, enterEvent } from '../../context';
+import { GatewayError } from '../../errors';
+import type { LiveEvent, LiveKind } from '../../live/kinds';
+import type { StreamItem } from '../../live/stream';
+import { builder } from '../builder';
+import { upstreamCalls } from '../upstream-calls';
+
+/** The schema's own Pothos types (context, scalars), as the builder was made with. */
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+export interface LiveSubscription<E extends LiveEvent> {
+  readonly type: ObjectRef<Types, E>;
+  readonly description: string;
+  /** What includeCurrent sends first. */
+  readonly includeCurrent: string;
+  /** The list whose events it streams. */
+  readonly list: LiveKind;
+}
+
+export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSubscription<E>): void {
+  builder.subscriptionField(name, (t) =>
+    t.field({
+      type: spec.type,
+      description: spec.description,
+      ...upstreamCalls({ kind: 'stream' }),
+      args: {
+        includeCurrent: t.arg.boolean({
+          required: false,
+          defaultValue: false,
+          description: spec.includeCurrent,
+        }),
+      },
+      subscribe: (_root, args, ctx: Context) => ctx.liveEvents(spec.list, args.includeCurrent ?? false),
+      // The stream's last item may be the error that ends it (a refused credential).
+      resolve: (item: StreamItem, _args, ctx) => {
+        if (item instanceof GatewayError) throw item;
+        // Its joins are resolved with this event's own lookups, shared by the account's subscribers.
+        enterEvent(ctx, item);
+        // An event of this subscription's kind: its stream carries no other (Pothos cannot see that).
+        return item as never;
+      },
+    }),
+  );
+}
+
+/**
+ * The ONLINE/OFFLINE enum of a list whose items only come and go (tunnels, tunnel sessions):
+ * `noun` is what one item is called in the descriptions ("tunnel", "session").
+ */
+export function presenceKindEnum(name: string, description: string, noun: string) {
+  return builder.enumType(name, {
+    description,
+    values: {
+      ONLINE: {
+        value: 'ONLINE',
+        description: `The ${noun} is online and was not in the previous observation (with includeCurrent: it is online now).`,
+      },
+      OFFLINE: {
+        value: 'OFFLINE',
+        description: `The ${noun} was in the previous observation and is no longer online.`,
+      },
+    } as const,
+  });
+}

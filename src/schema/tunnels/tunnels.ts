@@ -1,0 +1,125 @@
+// Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
+import type { Tunnel } from '../../upstream';
+import { builder } from '../builder';
+import { TUNNEL_CURSOR } from '../relay/cursors';
+import { connectionOf, forwardPaging } from '../relay/forward-connection';
+import { nodeIdOf } from '../relay/node-ids';
+import { RefType } from '../relay/refs';
+import { upstreamCalls } from '../upstream-calls';
+export const TunnelProtocol = builder.enumType('TunnelProtocol', {
+  description: 'The protocol of an agent-initiated tunnel.',
+  values: {
+    HTTP: { value: 'http', description: 'HTTP' },
+    HTTPS: { value: 'https', description: 'HTTPS' },
+    TCP: { value: 'tcp', description: 'Raw TCP' },
+    TLS: { value: 'tls', description: 'TLS passthrough' },
+  } as const,
+});
+const PROTOCOLS = new Set(['http', 'https', 'tcp', 'tls']);
+
+interface Label {
+  name: string;
+  value: string;
+}
+
+const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
+  description: 'One label of a backend tunnel, which tunnel group backends match against.',
+  fields: (t) => ({
+    name: t.exposeString('name', { description: 'The label name.' }),
+    value: t.exposeString('value', { description: 'The label value.' }),
+  }),
+});
+
+/** A tunnel asked for by id: one GET per distinct id (the upstream's /tunnels has no id filter). */
+export const TUNNEL_BY_ID = { typename: 'Tunnel', fetching: 'get-each' } as const;
+
+export const TunnelNode = builder.nodeRef<Tunnel>('Tunnel', {
+  id: { resolve: (tunnel) => tunnel.id, description: 'The upstream tunnel id (tn_…).' },
+});
+
+TunnelNode.implement({
+  description: 'An online tunnel running on the account.',
+  // By shape: a TunnelSession has startedAt too, but never a tunnelSession of its own.
+  isTypeOf: (value) =>
+    typeof value === 'object' && value !== null && 'startedAt' in value && 'tunnelSession' in value,
+  fields: (t) => ({
+    publicUrl: t.exposeString('publicUrl', {
+      nullable: true,
+      description: "URL of the ephemeral tunnel's public endpoint; null for backend tunnels.",
+    }),
+    startedAt: t.expose('startedAt', {
+      type: 'DateTime',
+      description: 'When the tunnel started (RFC 3339).',
+    }),
+    metadata: t.exposeString('metadata', {
+      nullable: true,
+      description: "User-supplied metadata from the tunnel's own agent configuration.",
+    }),
+    proto: t.field({
+      type: TunnelProtocol,
+      nullable: true,
+      description:
+        'Protocol of an agent tunnel; null for backend tunnels or a protocol this schema does not know.',
+      resolve: (tunnel) => (tunnel.proto && PROTOCOLS.has(tunnel.proto) ? (tunnel.proto as 'http') : null),
+    }),
+    region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
+    tunnelSession: t.expose('tunnelSession', {
+      type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: ['tunnelSession'] }),
+      description: 'The tunnel session on which this tunnel was started.',
+    }),
+    endpoint: t.expose('endpoint', {
+      type: RefType,
+      ...upstreamCalls({ kind: 'refers', to: ['endpoint'] }),
+      nullable: true,
+      description: 'The ephemeral endpoint of an agent-initiated tunnel.',
+    }),
+    labels: t.field({
+      type: [TunnelLabel],
+      nullable: true,
+      description: 'Null unless this is a backend (labeled) tunnel. Sorted by name.',
+      resolve: (tunnel) =>
+        tunnel.labels
+          ? Object.entries(tunnel.labels)
+              .map(([name, value]) => ({ name, value }))
+              .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+          : null,
+    }),
+    backends: t.expose('backends', {
+      type: [RefType],
+      ...upstreamCalls({ kind: 'refers', to: [] }),
+      nullable: true,
+      description:
+        'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
+    }),
+    forwardsTo: t.exposeString('forwardsTo', {
+      nullable: true,
+      description: 'Where the agent forwards traffic: a URL or a network address.',
+    }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  tunnels: t.connection(
+    {
+      type: TunnelNode,
+      description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
+      ...upstreamCalls({ kind: 'page' }),
+      resolve: async (_root, args, ctx) => {
+        const { first, beforeId } = forwardPaging('tunnels', args, TUNNEL_CURSOR);
+        const slice = await ctx.tunnels.page(first, beforeId);
+        return connectionOf(slice, TUNNEL_CURSOR);
+      },
+    },
+    { name: 'TunnelConnection', description: 'A page of online tunnels.' },
+    { name: 'TunnelEdge', description: 'One tunnel of a page, with its cursor.' },
+  ),
+  tunnel: t.field({
+    type: TunnelNode,
+    nullable: true,
+    description: 'Null when no online tunnel has this id.',
+    args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
+    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { tunnel: TUNNEL_BY_ID } }),
+    resolve: (_root, { id }, ctx) => ctx.tunnels.load(nodeIdOf(id, 'tunnel')),
+  }),
+}));

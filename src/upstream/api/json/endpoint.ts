@@ -1,0 +1,91 @@
+// An endpoint and a page of endpoints as the upstream sends them, read into the domain's shape.
+// Fields that do not apply arrive absent or empty (""): both read as undefined.
+import {
+  badResponse,
+  type Json,
+  object,
+  optionalRef,
+  optionalString,
+  page,
+  type Ref,
+  requiredId,
+  requiredString,
+} from './fields';
+
+export interface Endpoint {
+  readonly id: string;
+  readonly url: string;
+  /** The upstream's type as sent: agent, cloud, or a newer one. */
+  readonly type: string;
+  readonly bindings: readonly string[];
+  readonly proto?: string;
+  readonly hostport?: string;
+  readonly region?: string;
+  readonly createdAt: string;
+  readonly updatedAt?: string;
+  readonly description?: string;
+  readonly metadata?: string;
+  readonly trafficPolicy?: string;
+  readonly poolingEnabled: boolean;
+  readonly upstreamUrl?: string;
+  readonly domain?: Ref;
+  readonly tcpAddr?: Ref;
+  readonly tunnel?: Ref;
+  readonly tunnelSession?: Ref;
+  readonly principal?: Ref;
+}
+
+export interface EndpointPage {
+  readonly endpoints: readonly Endpoint[];
+  readonly nextPageUri: string | null;
+}
+
+const WHERE = 'endpoint';
+
+/** An optional string where "" means "does not apply". */
+const present = (o: Json, key: string): string | undefined => optionalString(o, key, WHERE) || undefined;
+
+function bindings(v: unknown): string[] {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((b) => typeof b !== 'string'))
+    throw badResponse('endpoint.bindings is not a list of strings');
+  return v as string[];
+}
+
+function poolingEnabled(v: unknown): boolean {
+  if (v === undefined || v === null) return false;
+  if (typeof v !== 'boolean') throw badResponse('endpoint.pooling_enabled is not a boolean');
+  return v;
+}
+
+export function parseEndpoint(v: unknown): Endpoint {
+  const o = object(v, WHERE);
+  const url = present(o, 'url') ?? present(o, 'public_url');
+  if (url === undefined) throw badResponse('endpoint.url is missing');
+  return {
+    id: requiredId(o, 'id', WHERE, 'endpoint'),
+    url,
+    type: requiredString(o, 'type', WHERE),
+    bindings: bindings(o.bindings),
+    proto: present(o, 'proto') ?? present(o, 'scheme'),
+    hostport: present(o, 'hostport'),
+    region: present(o, 'region'),
+    createdAt: requiredString(o, 'created_at', WHERE),
+    updatedAt: present(o, 'updated_at'),
+    description: present(o, 'description'),
+    metadata: present(o, 'metadata'),
+    trafficPolicy: present(o, 'traffic_policy'),
+    poolingEnabled: poolingEnabled(o.pooling_enabled),
+    upstreamUrl: present(o, 'upstream_url'),
+    domain: optionalRef(o.domain, 'endpoint.domain', 'any'),
+    tcpAddr: optionalRef(o.tcp_addr, 'endpoint.tcp_addr', 'any'),
+    tunnel: optionalRef(o.tunnel, 'endpoint.tunnel', 'tunnel'),
+    tunnelSession: optionalRef(o.tunnel_session, 'endpoint.tunnel_session', 'tunnelSession'),
+    principal: optionalRef(o.principal, 'endpoint.principal', 'any'),
+  };
+}
+
+export function parseEndpointPage(v: unknown): EndpointPage {
+  const { items, nextPageUri } = page(v, 'endpoints', parseEndpoint);
+  return { endpoints: items, nextPageUri };
+}

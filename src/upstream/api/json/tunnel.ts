@@ -1,0 +1,72 @@
+// A tunnel and a page of tunnels as the upstream sends them, read into the domain's shape.
+import {
+  badResponse,
+  type Json,
+  object,
+  optionalRef,
+  optionalString,
+  page,
+  type Ref,
+  ref,
+  requiredId,
+  requiredString,
+} from './fields';
+
+export interface Tunnel {
+  readonly id: string;
+  readonly publicUrl?: string;
+  readonly startedAt: string;
+  readonly metadata?: string;
+  readonly proto?: string;
+  readonly region: string;
+  readonly tunnelSession: Ref;
+  readonly endpoint?: Ref;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly backends?: readonly Ref[];
+  readonly forwardsTo?: string;
+}
+
+export interface TunnelPage {
+  readonly tunnels: readonly Tunnel[];
+  readonly nextPageUri: string | null;
+}
+
+function labels(v: unknown): Record<string, string> | undefined {
+  if (v === undefined || v === null) return undefined;
+  const o: Json = object(v, 'tunnel.labels');
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(o)) {
+    if (typeof value !== 'string') throw badResponse('tunnel.labels holds a non-string value');
+    out[name] = value;
+  }
+  return out;
+}
+
+/** The spec says one Ref, the real API sends an array: accept both. */
+function backends(v: unknown): Ref[] | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return v.map((item, i) => ref(item, `tunnel.backends[${i}]`, 'backend'));
+  return [ref(v, 'tunnel.backends', 'backend')];
+}
+
+export function parseTunnel(v: unknown): Tunnel {
+  const o = object(v, 'tunnel');
+  return {
+    id: requiredId(o, 'id', 'tunnel', 'tunnel'),
+    publicUrl: optionalString(o, 'public_url', 'tunnel'),
+    startedAt: requiredString(o, 'started_at', 'tunnel'),
+    metadata: optionalString(o, 'metadata', 'tunnel'),
+    proto: optionalString(o, 'proto', 'tunnel'),
+    region: requiredString(o, 'region', 'tunnel'),
+    tunnelSession: ref(o.tunnel_session, 'tunnel.tunnel_session', 'tunnelSession'),
+    endpoint: optionalRef(o.endpoint, 'tunnel.endpoint', 'endpoint'),
+    labels: labels(o.labels),
+    backends: backends(o.backends),
+    forwardsTo: optionalString(o, 'forwards_to', 'tunnel'),
+  };
+}
+
+export function parseTunnelPage(v: unknown): TunnelPage {
+  const { items, nextPageUri } = page(v, 'tunnels', parseTunnel);
+  return { tunnels: items, nextPageUri };
+}
