@@ -232,10 +232,15 @@ export function longFiles(tree: SourceTree, limit: number, skip: (path: string) 
     .map(({ f, lines }) => `${f}: ${lines} lines`);
 }
 
-/** Folders holding more than `limit` files directly (subfolders' files not counted). */
-export function crowdedFolders(tree: SourceTree, folders: readonly string[], limit: number): string[] {
-  return folders.flatMap((folder) => {
-    const direct = tree.files.filter((f) => f.startsWith(folder) && !f.slice(folder.length).includes('/'));
-    return direct.length > limit ? [`${folder}: ${direct.length} files`] : [];
-  });
+/** Every folder under `root` holding more than `limit` files directly (subfolders' files not counted). */
+export function crowdedFolders(tree: SourceTree, root: string, limit: number): string[] {
+  const counts = new Map<string, number>();
+  for (const file of tree.files.filter((f) => f.startsWith(root))) {
+    const folder = file.slice(0, file.lastIndexOf('/') + 1);
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  return [...counts]
+    .filter(([, n]) => n > limit)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([folder, n]) => `${folder}: ${n} files`);
 }
