@@ -14,7 +14,7 @@ export type ServerLimits = Pick<
 >;
 
 /** How often Node checks the header and request timeouts (its default, 30 s, would let them run late). */
-export const checkingIntervalMs = (limits: ServerLimits): number => Math.min(1000, limits.headersTimeoutMs);
+const checkingIntervalMs = (limits: ServerLimits): number => Math.min(1000, limits.headersTimeoutMs);
 
 export function createHttpServer(handler: RequestListener, limits: ServerLimits): Server {
   const server = createServer(

@@ -13,7 +13,7 @@ export interface GatewayToken {
   readonly scopes: readonly TokenScope[];
 }
 
-export const fail = (name: string, why: string): never => {
+const fail = (name: string, why: string): never => {
   throw new ConfigError(`${name}: ${why}`);
 };
 

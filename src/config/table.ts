@@ -10,9 +10,8 @@ import { tracing } from './sections/tracing';
 import { upstream } from './sections/upstream';
 
 export type { Option } from './option';
-export type { LogFormat, LogLevel, NodeEnv, TraceSampler } from './values';
 
-export const TABLE = {
+const TABLE = {
   server,
   upstream,
   limits,

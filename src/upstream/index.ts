@@ -4,36 +4,24 @@ export type { AgentCommand } from './api/agent-commands';
 export type { BackendModuleInput, RouteKey } from './api/backend-modules';
 export { anyOf, equals } from './api/cel';
 export { compileEndpointFilter, type EndpointFilterSpec, matchesNothing } from './api/endpoint-filter';
-export type {
-  CloudEndpointInput,
-  EndpointFields,
-  EndpointInputKey,
-  EndpointPageRequest,
-} from './api/endpoints';
+export type { EndpointFields } from './api/endpoints';
 export type { ReservedAddress, ReservedDomain, TunnelSession } from './api/json/account-graph';
 export type { BackendModule } from './api/json/backend-module';
-export type { Endpoint, EndpointPage } from './api/json/endpoint';
+export type { Endpoint } from './api/json/endpoint';
 export type { Ref } from './api/json/fields';
-export type { Tunnel, TunnelPage } from './api/json/tunnel';
+export type { Tunnel } from './api/json/tunnel';
 export {
-  type ListedPage,
   type ListedResource,
   RESERVED_ADDRESSES,
   RESERVED_DOMAINS,
   TUNNEL_SESSIONS,
 } from './api/listed-resources';
-export { MAX_PAGE_SIZE, READINESS_REQUEST, type TunnelPageRequest } from './api/tunnels';
+export { MAX_PAGE_SIZE, READINESS_REQUEST } from './api/tunnels';
 export { NgrokClient } from './client';
-export {
-  type CallScope,
-  newScope,
-  newTally,
-  type OperationCalls,
-  type UpstreamTally,
-} from './http/call-scope';
+export { type CallScope, newScope, newTally, type UpstreamTally } from './http/call-scope';
 export type { CircuitState, UpstreamEvents } from './http/hooks';
-export type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
+export type { RouteName } from './http/request';
 export { keyDigest, type UpstreamKey, upstreamKey } from './http/upstream-key';
 export { ReadCache } from './read-cache';
 export type { UpstreamTracing } from './stages/trace';
-export { type ReadinessCheck, type TransportOptions, UpstreamTransport } from './transport';
+export { type TransportOptions, UpstreamTransport } from './transport';

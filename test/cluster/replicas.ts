@@ -16,7 +16,7 @@ export interface Replica {
 }
 
 /** Poll every 200 ms; a lease of 1.5 s (renewed every 500 ms, asked for every 200 ms). */
-export const LIVE_ENV = {
+const LIVE_ENV = {
   LIVE_POLL_INTERVAL_MS: '200',
   LIVE_POLL_BUDGET_PER_MIN: '6000',
   LIVE_LEASE_TTL_MS: '1500',

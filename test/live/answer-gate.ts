@@ -18,7 +18,7 @@ export interface AnswerGate {
 }
 
 /** Which requests' answers to hold. */
-export type Pick = (method: string, url: string) => boolean;
+type Pick = (method: string, url: string) => boolean;
 
 const isWrite: Pick = (method) => method !== 'GET';
 

@@ -45,7 +45,7 @@ export interface EventResult {
 }
 
 /** Live-events settings for tests: a fast poll with room for one walk per interval. */
-export const LIVE_ENV = {
+const LIVE_ENV = {
   LIVE_POLL_INTERVAL_MS: '200',
   LIVE_IDLE_MS: '200',
   // Room for polling every interval; the budget tests set their own.

@@ -10,7 +10,7 @@ import { build } from 'esbuild';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The heap limit of `npm start` (package.json). */
-export const START_HEAP_FLAG = '--max-old-space-size=128';
+const START_HEAP_FLAG = '--max-old-space-size=128';
 
 /** Bundles the entry point; returns its path and a function removing it. */
 export async function bundleMain(): Promise<{ main: string; remove: () => void }> {

@@ -78,7 +78,7 @@ export function raw(
 }
 
 /** Asserts the exact error body shape and that its operation id matches the header. */
-export function expectError(
+function expectError(
   answer: { status: number; text: string; operationId: string | null | undefined },
   status: number,
   errorCode: string | undefined,

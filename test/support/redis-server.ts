@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 
-export const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_BINARY ?? '/usr/bin/redis-server';
+const REDIS_SERVER_BINARY = process.env.REDIS_SERVER_BINARY ?? '/usr/bin/redis-server';
 
 function executable(path: string): boolean {
   try {

@@ -65,7 +65,7 @@ export async function startRelay(target: string): Promise<Relay> {
 }
 
 /** One request as an HTTP proxy saw it on its way upstream. */
-export interface ProxiedRequest {
+interface ProxiedRequest {
   readonly method: string;
   readonly path: string;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;

@@ -30,7 +30,7 @@ export interface GqlResult {
 }
 
 /** Every event the transport reported, in order, as [hook, payload]. */
-export type Recorded = [keyof UpstreamEvents, unknown][];
+type Recorded = [keyof UpstreamEvents, unknown][];
 
 export interface StackOptions {
   accounts?: Record<string, AccountSeed>;

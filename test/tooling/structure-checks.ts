@@ -175,7 +175,7 @@ function shortestRound(
 }
 
 /** The index in `layers` of the file's layer (its longest matching entry), or -1. */
-export function layerOf(file: string, layers: readonly Layer[]): number {
+function layerOf(file: string, layers: readonly Layer[]): number {
   let best = -1;
   let bestLength = -1;
   layers.forEach((layer, i) => {
@@ -217,7 +217,7 @@ export function layerBreaches(
   return found;
 }
 
-export function lineCount(text: string): number {
+function lineCount(text: string): number {
   if (text === '') return 0;
   return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }

@@ -9,7 +9,7 @@ import { type ExampleIds, PLACEHOLDER_IDS } from './example-ids';
 import { EXAMPLE_OPERATIONS, type ExampleOperation } from './examples';
 
 /** One GraphiQL tab: what the page opens with. */
-export interface GraphiQLTab {
+interface GraphiQLTab {
   readonly query: string;
   readonly variables: string;
   readonly headers?: string;
@@ -26,7 +26,7 @@ function headerHint(config: Config, onStandIn: boolean): string | undefined {
 }
 
 /** The tabs GraphiQL opens with, in order. */
-export function exampleTabs(
+function exampleTabs(
   config: Config,
   standInIds?: ExampleIds,
   operations: readonly ExampleOperation[] = EXAMPLE_OPERATIONS,

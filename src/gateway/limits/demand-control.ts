@@ -12,7 +12,7 @@ import { toGraphQLError } from '../execution/graphql-errors';
 import { ArgumentRefusal, type Plan } from './demand/plan';
 import { planOf } from './demand/plans';
 
-export const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
+const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
 
 export interface DemandLimits {
   /** MAX_UPSTREAM_CALLS_PER_OPERATION */

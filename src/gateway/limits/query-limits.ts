@@ -26,7 +26,7 @@ function report(context: ValidationContext | null, error: GraphQLError): void {
 const onLimit = { onReject: [report], propagateOnRejection: false, exposeLimits: true };
 
 /** The validation rules of the limits; introspection is counted like any field, so it cannot be abused. */
-export function limitRules(config: LimitsConfig): ValidationRule[] {
+function limitRules(config: LimitsConfig): ValidationRule[] {
   const rules: ValidationRule[] = [
     maxDepthRule({ n: config.maxDepth, ignoreIntrospection: false, flattenFragments: true, ...onLimit }),
     maxAliasesRule({ n: config.maxAliases, ...onLimit }),

@@ -6,7 +6,7 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
 
-export const UPSTREAM_BUDGET_EXTENSION = 'upstreamBudget';
+const UPSTREAM_BUDGET_EXTENSION = 'upstreamBudget';
 
 /** Reads the request's upstream tally, which the budget stage fills in (src/upstream/stages/budget.ts). */
 export function useUpstreamBudgetExtension(): Plugin<Context> {

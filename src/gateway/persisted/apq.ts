@@ -6,7 +6,7 @@ import { createGraphQLError, type Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 
 /** Total size of the remembered query texts, whatever the entry count. */
-export const APQ_MAX_BYTES = 4 * 1024 * 1024;
+const APQ_MAX_BYTES = 4 * 1024 * 1024;
 
 export interface ApqStore {
   get(hash: string): string | undefined;

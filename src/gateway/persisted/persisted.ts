@@ -21,7 +21,7 @@ const FILE = 'PERSISTED_OPERATIONS_FILE';
  * persisted-documents.json, Relay's local persisted queries) or Apollo's
  * `{ "format": "apollo-persisted-query-manifest", "operations": [{ "id", "body" }] }`.
  */
-export function loadPersistedOperations(path: string, schema: GraphQLSchema): Map<string, DocumentNode> {
+function loadPersistedOperations(path: string, schema: GraphQLSchema): Map<string, DocumentNode> {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(path, 'utf8'));
@@ -71,7 +71,7 @@ function operationIdOf(params: { readonly documentId?: unknown; readonly extensi
   return apqHashOf(params.extensions) ?? null;
 }
 
-export const extractOperationId: ExtractPersistedOperationId = (params) => operationIdOf(params);
+const extractOperationId: ExtractPersistedOperationId = (params) => operationIdOf(params);
 
 /** The request parameter names this plugin reads besides the standard four. */
 export const PERSISTED_PARAM_NAMES = ['documentId'];
@@ -97,7 +97,7 @@ const refused = (which: keyof typeof REFUSALS): GraphQLError =>
   createGraphQLError(REFUSALS[which].message, { extensions: REFUSALS[which].extensions });
 
 /** Runs operations sent by id: from the manifest, else (APQ) from the store. */
-export function usePersistedOperationsManifest(
+function usePersistedOperationsManifest(
   operations: ReadonlyMap<string, DocumentNode>,
   only: boolean,
   apq?: ApqStore,
@@ -125,7 +125,7 @@ export function usePersistedOperationsManifest(
 }
 
 /** What a graphql-ws subscribe message asks for: a query, or an id (graphql-ws needs a query, so ''). */
-export interface SocketParams {
+interface SocketParams {
   readonly query?: string;
   readonly extensions?: Readonly<Record<string, unknown>> | null;
   readonly documentId?: unknown;

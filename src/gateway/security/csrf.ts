@@ -10,7 +10,7 @@ import type { Plugin } from 'graphql-yoga';
  * Headers that mark a request as sent by a script (a browser preflights them), so a form on another
  * site cannot run an operation. JSON POSTs and GET queries need none of them.
  */
-export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'graphql-require-preflight', 'apollo-require-preflight'];
+const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'graphql-require-preflight', 'apollo-require-preflight'];
 
 /** yoga's CSRF prevention for POSTs only, its refusal coded CSRF_HEADER_REQUIRED. */
 export function useCsrfPrevention(): Plugin {

@@ -9,7 +9,7 @@ type HostConfig = Pick<Config, 'server' | 'access'>;
 const LOOPBACK_NAMES = /^(?:localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])$/;
 
 /** The host name of a Host header (no port, lower case), or undefined when it is not one. */
-export function hostNameOf(header: string | null): string | undefined {
+function hostNameOf(header: string | null): string | undefined {
   if (header === null || header === '' || /[/?#@\s\\]/.test(header)) return undefined;
   try {
     return new URL(`http://${header}`).hostname.replace(/\.$/, '');

@@ -32,7 +32,7 @@ function sameOrigin(origin: string, host: string | null): boolean {
 }
 
 /** A test of the Origin header against the allowed origins. */
-export function originAllowed(allowed: readonly string[]) {
+function originAllowed(allowed: readonly string[]) {
   const any = allowed.includes('*');
   return (origin: string): boolean => any || allowed.includes(origin);
 }

@@ -10,7 +10,7 @@ import { refusalResponse } from '../security/refusal';
 /** The header (or `token` query parameter) that carries a reserved stream's token. */
 const TOKEN_HEADER = 'x-graphql-event-stream-token';
 
-export const SINGLE_CONNECTION_REFUSED =
+const SINGLE_CONNECTION_REFUSED =
   "graphql-sse's single connection mode is not supported: use its distinct connections mode (singleConnection: false, the default) or graphql-ws on this endpoint.";
 
 /** True for the requests only single connection mode sends: a reservation, or an operation or stream by token. */

@@ -7,10 +7,10 @@ import type { WebSocket } from 'ws';
 import type { SubscriberLink } from '../../live/backlog';
 
 /** How long a dropped subscriber's connection may take to close by itself before it is cut. */
-export const DROP_GRACE_MS = 5_000;
+const DROP_GRACE_MS = 5_000;
 
 /** Policy Violation: graphql-ws clients do not retry it on their own (they would miss events). */
-export const TOO_SLOW_CLOSE_CODE = 1008;
+const TOO_SLOW_CLOSE_CODE = 1008;
 
 /** A WebSocket close reason is at most 123 bytes (the gateway's reasons are ASCII). */
 const closeReason = (reason: string): string => reason.slice(0, 123);
@@ -33,7 +33,7 @@ export const subscriberLinkOf = (carrier: LinkCarrier): SubscriberLink | undefin
   carrier.subscriberLink ?? (carrier.res instanceof ServerResponse ? responseLink(carrier.res) : undefined);
 
 /** HTTP: the stream's last item, the error, is written if the socket takes it; then the response ends. */
-export function responseLink(res: ServerResponse): SubscriberLink {
+function responseLink(res: ServerResponse): SubscriberLink {
   return {
     transport: 'http',
     backlogBytes: () => res.writableLength,

@@ -30,7 +30,7 @@ export interface RedisConnectionOptions {
 const MAX_RECONNECT_DELAY_MS = 2_000;
 
 /** Reconnect delays: quick at first, then the longest. */
-export const reconnectDelay = (attempt: number): number =>
+const reconnectDelay = (attempt: number): number =>
   Math.min(100 * 2 ** Math.min(attempt, 5), MAX_RECONNECT_DELAY_MS);
 
 /**

@@ -15,7 +15,7 @@ export class RedisReplyRefused extends Error {
 }
 
 /** Routes the socket's 'data' events through the framing check and a try/catch. */
-export function guardReplies(socket: Socket): void {
+function guardReplies(socket: Socket): void {
   const frames = new ReplyFrames();
   const emit = socket.emit;
   const refuse = (why: string) => {

@@ -20,7 +20,7 @@ export interface KeyNames {
   channel(topic: string): string;
 }
 
-export const DEFAULT_KEY_PREFIX = 'ngw:';
+const DEFAULT_KEY_PREFIX = 'ngw:';
 
 export function keyNames(prefix: string = DEFAULT_KEY_PREFIX): KeyNames {
   return {
