@@ -18,8 +18,6 @@ export const YAML_POLICY =
 
 export const suffix = (id: string) => id.slice(id.indexOf('_') + 1);
 export const isAgent = (tunnel: UpstreamTunnel) => tunnel.proto !== undefined && tunnel.labels === undefined;
-/** The agent endpoint id of a tunnel: the same suffix under ep_. */
-const endpointIdOf = (tunnel: UpstreamTunnel | undefined) => `ep_${suffix(tunnel?.id ?? '')}`;
 
 /** Cloud endpoints minted among the tunnels' times, so both kinds interleave in the list. */
 export function cloudsAmong(tunnels: UpstreamTunnel[], count: number, tag: string): CloudEndpoint[] {
