@@ -2,11 +2,11 @@
 // each example operation, in this process, from a document parsed once (as yoga's parse cache hands
 // it over). Planning runs before every operation, so it must stay far below an operation's own cost.
 import { parse } from 'graphql';
-import { planOperation } from '../gateway/demand/plan';
-import { exampleIdsFrom } from '../gateway/example-ids';
-import { EXAMPLE_OPERATIONS } from '../gateway/examples';
-import { demoData } from '../sandbox';
-import { schema } from '../schema';
+import { planOperation } from '../../gateway/demand/plan';
+import { exampleIdsFrom } from '../../gateway/example-ids';
+import { EXAMPLE_OPERATIONS } from '../../gateway/examples';
+import { demoData } from '../../sandbox';
+import { schema } from '../../schema';
 
 export interface PlanningRow {
   /** Example operations planned. */
