@@ -23,12 +23,23 @@ const OPERATION_LABELS: OperationLabel[] = ['operationName', 'operationType'];
 type HttpParams = FillLabelsFnParams & { request: Request; response: Response };
 
 export function pipelineMetrics(registry: Registry, names: OperationNameLabels): Plugin {
-  const labelsOf = (p: FillLabelsFnParams): Record<OperationLabel, string> => ({
-    // No operation determined (no document, or a name that matches none): "unknown" for both.
-    operationName:
-      p.operationType === undefined && !p.operationName ? 'unknown' : names.label(p.operationName),
-    operationType: p.operationType ?? 'unknown',
-  });
+  // The plugin hands every phase of one operation the same params object: its labels are resolved
+  // once (after validation admitted the name) and reused by the validate, context, execute and
+  // request metrics. A label set is never changed after it was handed out.
+  const resolved = new WeakMap<FillLabelsFnParams, Readonly<Record<OperationLabel, string>>>();
+  const labelsOf = (p: FillLabelsFnParams): Readonly<Record<OperationLabel, string>> => {
+    let labels = resolved.get(p);
+    if (labels === undefined) {
+      labels = {
+        // No operation determined (no document, or a name that matches none): "unknown" for both.
+        operationName:
+          p.operationType === undefined && !p.operationName ? 'unknown' : names.label(p.operationName),
+        operationType: p.operationType ?? 'unknown',
+      };
+      resolved.set(p, labels);
+    }
+    return labels;
+  };
   const histogram = <Phase extends string>(name: string, help: string, phases: [Phase]) =>
     createHistogram<Phase, OperationLabel>({
       registry,
@@ -127,7 +138,7 @@ export function pipelineMetrics(registry: Registry, names: OperationNameLabels):
 function nameAdmission(
   names: OperationNameLabels,
   parseHistogram: Histogram<OperationLabel>,
-  labelsOf: (p: FillLabelsFnParams) => Record<OperationLabel, string>,
+  labelsOf: (p: FillLabelsFnParams) => Readonly<Record<OperationLabel, string>>,
 ): Plugin {
   const parseSeconds = new WeakMap<object, number>();
   return {

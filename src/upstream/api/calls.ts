@@ -1,10 +1,23 @@
 // The three ways a resource calls the upstream with the caller's credential, each reading the answer
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
-// write, whose failures the resource turns into its domain errors.
+// write, whose failures the resource turns into its domain errors. Identical reads in flight share
+// one answer (the coalesce stage): it is read into its domain shape once, and every caller gets that.
 import { UpstreamError } from '../../errors';
 import type { ApiCredential } from '../http/credential';
-import type { UpstreamRequest } from '../http/request';
+import type { UpstreamRequest, UpstreamResponse } from '../http/request';
 import type { UpstreamTransport } from '../transport';
+
+/** Each answer read into its shape, by the reader that read it; held as long as the answer is. */
+const readAnswers = new WeakMap<UpstreamResponse, { readonly parse: unknown; readonly value: unknown }>();
+
+/** `parse(response.json)`, once per answer and reader: callers that joined one call share the value. */
+function readOnce<T>(response: UpstreamResponse, parse: (json: unknown) => T): T {
+  const known = readAnswers.get(response);
+  if (known?.parse === parse) return known.value as T;
+  const value = parse(response.json);
+  readAnswers.set(response, { parse, value });
+  return value;
+}
 
 export async function read<T>(
   transport: UpstreamTransport,
@@ -13,7 +26,7 @@ export async function read<T>(
   parse: (json: unknown) => T,
 ): Promise<T> {
   const response = await transport.send(credential, request);
-  return parse(response.json);
+  return readOnce(response, parse);
 }
 
 export async function readOrNull<T>(
