@@ -7,15 +7,12 @@ import type { ApiCredential } from '../http/credential';
 import type { UpstreamRequest, UpstreamResponse } from '../http/request';
 import type { UpstreamTransport } from '../transport';
 
-/** Each answer read into its shape, by the reader that read it; held as long as the answer is. */
-const readAnswers = new WeakMap<UpstreamResponse, { readonly parse: unknown; readonly value: unknown }>();
-
 /** `parse(response.json)`, once per answer and reader: callers that joined one call share the value. */
 function readOnce<T>(response: UpstreamResponse, parse: (json: unknown) => T): T {
-  const known = readAnswers.get(response);
+  const known = response.shaped;
   if (known?.parse === parse) return known.value as T;
   const value = parse(response.json);
-  readAnswers.set(response, { parse, value });
+  response.shaped = { parse, value };
   return value;
 }
 

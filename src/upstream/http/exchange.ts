@@ -97,7 +97,7 @@ export class Exchange {
       throw new AttemptFailure(transportError(error), 'sent');
     }
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { status: response.statusCode, json, operationId };
+      return { status: response.statusCode, json, operationId, shaped: undefined };
     }
     const retryAfter = headerValue(response.headers['retry-after']);
     throw new AttemptFailure(answerError(response.statusCode, json, info, retryAfter), 'sent');
