@@ -171,8 +171,10 @@ function readCapped(response: PoolResponse, max: number, info: UpstreamInfo): Pr
     });
     body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
     body.on('error', reject);
-    // Closed before its end without an error of its own: the answer was cut short (after an end, a no-op).
-    body.on('close', () => reject(new Error('The upstream answer ended early.')));
+    // Closed before its end without an error of its own: the answer was cut short.
+    body.on('close', () => {
+      if (!body.readableEnded) reject(new Error('The upstream answer ended early.'));
+    });
   });
 }
 
