@@ -4,17 +4,17 @@
 // table and writes it as JSON and Markdown under bench-results/ (git-ignored).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { commandLine } from '../command-line';
-import { Bench } from './bench';
-import { measureLive } from './live';
-import { liveScaleLines, measureLiveScale } from './live-scale';
-import { measurePlanning } from './planning';
-import { type GatewayProcess, residentMb, StandIn, startGateway } from './processes';
-import { measureReplicas } from './replicas';
-import { machine, markdown, type Report, rowsTable } from './report';
+import { Bench } from './harness/bench';
+import { type GatewayProcess, residentMb, StandIn, startGateway } from './processes/processes';
+import { machine, markdown, type Report, rowsTable } from './report/report';
+import { targets } from './report/targets';
+import { measureLive } from './rows/live';
+import { liveScaleLines, measureLiveScale } from './rows/live-scale';
+import { measurePlanning } from './rows/planning';
+import { measureReplicas } from './rows/replicas';
+import { startups } from './rows/startups';
 import { settingsOf, USAGE } from './settings';
 import { CACHE_TTL_MS, FLOOR_ENTRY, GATEWAY_ENTRY, log, OUT_DIR, SHARED_KEY, STAND_IN_ENTRY } from './shared';
-import { startups } from './startups';
-import { targets } from './targets';
 
 /** Subscribers of the live row, all on one account. */
 const LIVE_SUBSCRIBERS = 100;

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const GATEWAY_ENTRY = `${ROOT}dist/main.js`;
-export const STAND_IN_ENTRY = `${ROOT}dist/bench/standin.js`;
-export const FLOOR_ENTRY = `${ROOT}dist/bench/yoga-floor.js`;
+export const STAND_IN_ENTRY = `${ROOT}dist/bench/processes/standin.js`;
+export const FLOOR_ENTRY = `${ROOT}dist/bench/processes/yoga-floor.js`;
 export const OUT_DIR = `${ROOT}bench-results`;
 export const SHARED_KEY = 'bench-shared';
 /** The cache setting of the `cache` gateway rows. */

@@ -1,4 +1,4 @@
-// Operations run compiled (graphql-jit, src/gateway/execution.ts); clients must not be able to
+// Operations run compiled (graphql-jit, src/gateway/execution/compiled-execution.ts); clients must not be able to
 // tell: the same data, and the same errors with the same messages, locations, paths and codes, as
 // graphql-js's interpreter gives, for every kind of outcome a field can have.
 import {

@@ -23,12 +23,25 @@ const OPERATION_LABELS: OperationLabel[] = ['operationName', 'operationType'];
 type HttpParams = FillLabelsFnParams & { request: Request; response: Response };
 
 export function usePipelineMetrics(registry: Registry, names: OperationNameLabels): Plugin {
-  const labelsOf = (p: FillLabelsFnParams): Record<OperationLabel, string> => ({
+  const labelOf = (p: FillLabelsFnParams): Record<OperationLabel, string> => ({
     // No operation determined (no document, or a name that matches none): "unknown" for both.
     operationName:
       p.operationType === undefined && !p.operationName ? 'unknown' : names.label(p.operationName),
     operationType: p.operationType ?? 'unknown',
   });
+  // The plugin hands every metric of an operation the same params object, and the metrics of one
+  // phase one after the other (at the end of execution: the request counter, the duration and the
+  // execute histograms): the label set last resolved serves them all. Kept in one slot rather than
+  // a WeakMap per operation, whose entries would cost the garbage collector more than they save.
+  let lastParams: FillLabelsFnParams | undefined;
+  let lastLabels: Readonly<Record<OperationLabel, string>> = { operationName: '', operationType: '' };
+  const labelsOf = (p: FillLabelsFnParams): Readonly<Record<OperationLabel, string>> => {
+    if (p !== lastParams) {
+      lastLabels = labelOf(p);
+      lastParams = p;
+    }
+    return lastLabels;
+  };
   const histogram = <Phase extends string>(name: string, help: string, phases: [Phase]) =>
     createHistogram<Phase, OperationLabel>({
       registry,
@@ -96,11 +109,11 @@ export function usePipelineMetrics(registry: Registry, names: OperationNameLabel
           help: 'Time spent on HTTP connection',
           labelNames: [...OPERATION_LABELS, 'method', 'statusCode'],
         },
-        fillLabelsFn: (p: HttpParams) => ({
-          ...labelsOf(p),
-          method: p.request.method,
-          statusCode: p.response.status,
-        }),
+        // A params object of its own (never seen before): its labels in one object, no copy.
+        fillLabelsFn: (p: HttpParams) => {
+          const { operationName, operationType } = labelOf(p);
+          return { operationName, operationType, method: p.request.method, statusCode: p.response.status };
+        },
         phases: ['request'],
       }),
       // Measured by nameAdmission below; not per resolver, no subscriptions, no deprecated fields,
@@ -127,7 +140,7 @@ export function usePipelineMetrics(registry: Registry, names: OperationNameLabel
 function nameAdmission(
   names: OperationNameLabels,
   parseHistogram: Histogram<OperationLabel>,
-  labelsOf: (p: FillLabelsFnParams) => Record<OperationLabel, string>,
+  labelsOf: (p: FillLabelsFnParams) => Readonly<Record<OperationLabel, string>>,
 ): Plugin {
   const parseSeconds = new WeakMap<object, number>();
   return {

@@ -139,8 +139,14 @@ function noteErrorsOf(result: ExecutionResult, requestId: string): void {
   for (const error of parts?.flatMap((p) => p.errors ?? []) ?? []) errorRequests.set(error, requestId);
 }
 
-/** The yoga plugin writing one line per request and the X-Request-Id response header. */
+/**
+ * The yoga plugin writing one line per request and the X-Request-Id response header. The line is
+ * written without pino's redaction (the logger's second line of defence, src/log.ts), which would
+ * walk every field of every line: each of its fields is the gateway's own (a checked request id,
+ * method, path, names cut by `loggable`, counts, codes) and none can hold a credential.
+ */
 export function createRequestLog(logger: Logger): RequestLog {
+  const lines = logger.child({}, { redact: { paths: [] } });
   const records = new WeakMap<Request, RequestRecord>();
   const newRecord = (request: Request): RequestRecord => ({
     id: requestIdOf(request.headers.get(REQUEST_ID_HEADER)),
@@ -244,10 +250,10 @@ export function createRequestLog(logger: Logger): RequestLog {
       outcome: errors.length === 0 && status < 400 ? 'ok' : 'error',
       ...(errors.length > 0 ? { errors } : {}),
     };
-    if (!record.graphql) logger.debug(line, 'request');
-    else if (failed) logger.error(line, 'request');
-    else if (errors.some((c) => UPSTREAM_CODES.test(c))) logger.warn(line, 'request');
-    else logger.info(line, 'request');
+    if (!record.graphql) lines.debug(line, 'request');
+    else if (failed) lines.error(line, 'request');
+    else if (errors.some((c) => UPSTREAM_CODES.test(c))) lines.warn(line, 'request');
+    else lines.info(line, 'request');
   }
   function socketOperation(request: Request): SocketOperationLog {
     const record = { ...newRecord(request), graphql: true };

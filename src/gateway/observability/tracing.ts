@@ -2,7 +2,7 @@
 // per GraphQL operation with its name and type (@envelop/opentelemetry), the child of the client's
 // span when the request carries a W3C traceparent. The operation span's context goes to the
 // operation's upstream scope, under which the transport makes a span per attempt
-// (src/upstream/trace.ts). Off, nothing is loaded, no plugin is installed and no span code runs.
+// (src/upstream/stages/trace.ts). Off, nothing is loaded, no plugin is installed and no span code runs.
 import { ROOT_CONTEXT, SpanKind, type TextMapGetter, type Context as TraceContext } from '@opentelemetry/api';
 import type { Plugin } from 'graphql-yoga';
 import type { TracingConfig } from '../../config';

@@ -4,6 +4,9 @@
 // 11 on every answer, ignores q-values and decompresses request bodies past the body limit.
 // Streams are never compressed: an event or a multipart part must leave as soon as it is written.
 // GraphiQL's page arrives already encoded (../graphiql/graphiql-cache.ts) and is passed through as it is.
+// A request without Accept-Encoding cannot be answered compressed: it skips the middleware (its
+// wrappers of write, end and writeHead, its filter and negotiation) and reaches the handler as it is;
+// its answer, identity for every client, then carries no "Vary: Accept-Encoding".
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { constants } from 'node:zlib';
 import compression from 'compression';
@@ -37,5 +40,8 @@ export function withCompression(
       params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_LGWIN]: 18 },
     },
   }) as unknown as Middleware;
-  return (req, res) => compress(req, res, () => handler(req, res));
+  return (req, res) => {
+    if (req.headers['accept-encoding'] === undefined) handler(req, res);
+    else compress(req, res, () => handler(req, res));
+  };
 }

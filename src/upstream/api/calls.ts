@@ -1,10 +1,20 @@
 // The three ways a resource calls the upstream with the caller's API key, each reading the answer
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
-// write, whose failures the resource turns into its domain errors.
+// write, whose failures the resource turns into its domain errors. Identical reads in flight share
+// one answer (the coalesce stage): it is read into its domain shape once, and every caller gets that.
 import { UpstreamError } from '../../errors';
-import type { UpstreamRequest } from '../http/request';
+import type { UpstreamRequest, UpstreamResponse } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
+
+/** `parse(response.json)`, once per answer and reader: callers that joined one call share the value. */
+function readOnce<T>(response: UpstreamResponse, parse: (json: unknown) => T): T {
+  const known = response.shaped;
+  if (known?.parse === parse) return known.value as T;
+  const value = parse(response.json);
+  response.shaped = { parse, value };
+  return value;
+}
 
 export async function read<T>(
   transport: UpstreamTransport,
@@ -13,7 +23,7 @@ export async function read<T>(
   parse: (json: unknown) => T,
 ): Promise<T> {
   const response = await transport.send(key, request);
-  return parse(response.json);
+  return readOnce(response, parse);
 }
 
 export async function readOrNull<T>(

@@ -97,7 +97,7 @@ export class Exchange {
       throw new AttemptFailure(transportError(error), 'sent');
     }
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { status: response.statusCode, json, operationId };
+      return { status: response.statusCode, json, operationId, shaped: undefined };
     }
     const retryAfter = headerValue(response.headers['retry-after']);
     throw new AttemptFailure(answerError(response.statusCode, json, info, retryAfter), 'sent');
@@ -150,23 +150,32 @@ function neverConnected(error: unknown): boolean {
 
 /**
  * The body as text, at most `max` bytes: a larger one (declared or streamed, chunked included) is
- * not read on; its connection is dropped, so the heap never holds more than the cap per call.
+ * not read on; its connection is dropped, so the heap never holds more than the cap per call. Read
+ * by its events, not `for await`: an async iterator costs a promise and its setup per answer.
  */
-async function readCapped(response: PoolResponse, max: number, info: UpstreamInfo): Promise<string> {
+function readCapped(response: PoolResponse, max: number, info: UpstreamInfo): Promise<string> {
   const tooLarge = () => {
     response.body.destroy();
     return new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE, { upstream: info });
   };
   const declared = Number(headerValue(response.headers['content-length']));
-  if (declared > max) throw tooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > max) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  if (declared > max) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const body = response.body;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) reject(tooLarge());
+      else chunks.push(chunk);
+    });
+    body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
+    body.on('error', reject);
+    // Closed before its end without an error of its own: the answer was cut short.
+    body.on('close', () => {
+      if (!body.readableEnded) reject(new Error('The upstream answer ended early.'));
+    });
+  });
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

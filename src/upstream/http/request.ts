@@ -45,4 +45,9 @@ export interface UpstreamResponse {
   /** Parsed JSON, or undefined for an empty body (204). */
   readonly json: unknown;
   readonly operationId?: string;
+  /**
+   * The JSON read into its domain shape by `read` (api/calls.ts), noted on the answer itself, so that
+   * reads that joined one call (the coalesce stage) share it: no second reading, no side table.
+   */
+  shaped?: { readonly parse: unknown; readonly value: unknown };
 }

@@ -5,8 +5,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { freePort, type GatewayProcess, type StandIn, startGateway } from './processes';
-import type { ReplicasRow } from './report';
+import { freePort, type GatewayProcess, type StandIn, startGateway } from '../processes/processes';
+import type { ReplicasRow } from '../report/report';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const REPLICAS = 3;

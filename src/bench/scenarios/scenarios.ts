@@ -1,6 +1,6 @@
 // What the benchmark sends: the REST baseline and the GraphQL operations a dashboard makes,
 // each with the check that its answer is right and the fewest upstream calls it can cost.
-import { type AccountSeed, newId } from '../sandbox';
+import { type AccountSeed, newId } from '../../sandbox';
 import { joinAllScenario } from './account-graph-scenarios';
 import { dataOf, field, graphql, lengthOf } from './answers';
 import type { Scenario } from './scenario';

@@ -2,7 +2,7 @@
 // The runner forks it and drives it over IPC (latency, call counts), so counting costs the
 // stand-in nothing while the load runs.
 import { parseArgs } from 'node:util';
-import { type AccountSeed, demoData, joinedAccount, ROUTE_NAMES, startSandbox } from '../sandbox';
+import { type AccountSeed, demoData, joinedAccount, ROUTE_NAMES, startSandbox } from '../../sandbox';
 import type { StandInReply, StandInRequest } from './protocol';
 
 const { values } = parseArgs({

@@ -1,5 +1,5 @@
 // Messages between the benchmark runner and its stand-in process (IPC).
-import type { AccountSeed } from '../sandbox';
+import type { AccountSeed } from '../../sandbox';
 
 export type StandInRequest =
   | { type: 'latency'; id: number; ms: number }

@@ -1,7 +1,7 @@
 // The benchmark's results as one JSON document and a Markdown table (printed and written).
 
 import { cpus, release, totalmem } from 'node:os';
-import type { PlanningRow } from './planning';
+import type { PlanningRow } from '../rows/planning';
 
 export interface Row {
   readonly scenario: string;

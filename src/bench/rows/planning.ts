@@ -2,10 +2,10 @@
 // each example operation, in this process, from a document parsed once (as yoga's parse cache hands
 // it over). Planning runs before every operation, so it must stay far below an operation's own cost.
 import { parse } from 'graphql';
-import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../gateway/graphiql';
-import { planOperation } from '../gateway/limits/demand/plan';
-import { demoData } from '../sandbox';
-import { schema } from '../schema';
+import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../gateway/graphiql';
+import { planOperation } from '../../gateway/limits/demand/plan';
+import { demoData } from '../../sandbox';
+import { schema } from '../../schema';
 
 export interface PlanningRow {
   /** Example operations planned. */

@@ -1,6 +1,7 @@
 // The benchmark's targets, each met or not, with the numbers that decide it.
+
+import { CACHE_TTL_MS } from '../shared';
 import type { Report, Target } from './report';
-import { CACHE_TTL_MS } from './shared';
 
 /** The most CPU per operation each scenario may cost, as a multiple of the bare yoga server's. */
 const FLOOR_TARGETS: readonly [string, number][] = [

@@ -2,9 +2,9 @@
 // tunnels come and go. What it shows: upstream calls per minute stay one poller's (independent of
 // N), and the gateway's CPU time per event delivered.
 
-import { MINUTE_MS } from '../time';
-import { cpuMs, type GatewayProcess, type StandIn, startGateway } from './processes';
-import type { LiveRow } from './report';
+import { MINUTE_MS } from '../../time';
+import { cpuMs, type GatewayProcess, type StandIn, startGateway } from '../processes/processes';
+import type { LiveRow } from '../report/report';
 
 const SUBSCRIPTION =
   '{"query":"subscription { tunnelEvents { kind tunnelId tunnel { id publicUrl region } } }"}';

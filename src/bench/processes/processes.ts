@@ -4,7 +4,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { AccountSeed } from '../sandbox';
+import type { AccountSeed } from '../../sandbox';
 import type { CallCounts, StandInReply, StandInRequest } from './protocol';
 
 type Pending = (reply: StandInReply) => void;

@@ -1,8 +1,8 @@
 // The start-up timing: from spawning `node dist/main.js` to its first answered request.
-import { type StandIn, startGateway } from './processes';
-import type { Startup } from './report';
-import type { Settings } from './settings';
-import { GATEWAY_ENTRY, log, median, SHARED_KEY } from './shared';
+import { type StandIn, startGateway } from '../processes/processes';
+import type { Startup } from '../report/report';
+import type { Settings } from '../settings';
+import { GATEWAY_ENTRY, log, median, SHARED_KEY } from '../shared';
 
 export async function startups(settings: Settings, standIn: StandIn): Promise<Startup[]> {
   const modes: { mode: string; env: Record<string, string> }[] = [

@@ -6,11 +6,11 @@
 // replica's peak RSS, and the cluster's upstream calls per minute against the poll budget, list
 // pages and other (join) calls apart. The stand-in runs in this process.
 import { connect, type Socket } from 'node:net';
-import { type CloudEndpoint, newId, type Sandbox, startSandbox } from '../sandbox';
-import { MINUTE_MS } from '../time';
-import { type GatewayProcess, residentMb, startGateway } from './processes';
+import { type CloudEndpoint, newId, type Sandbox, startSandbox } from '../../sandbox';
+import { MINUTE_MS } from '../../time';
+import { type GatewayProcess, residentMb, startGateway } from '../processes/processes';
+import { GATEWAY_ENTRY, log } from '../shared';
 import { startRedis } from './replicas';
-import { GATEWAY_ENTRY, log } from './shared';
 
 const KEY = 'bench-live-scale';
 const ENDPOINTS = 10_000;

@@ -1,12 +1,13 @@
 // The measurements: each scenario's row (a warm-up, then a measured phase with its CPU, RSS and
 // upstream calls), the p99 at half load, and the memory run.
+
+import { cpuMs, type GatewayProcess, type StandIn, sampleRss } from '../processes/processes';
+import type { HalfLoad, Row, Soak } from '../report/report';
+import type { Scenario } from '../scenarios/scenario';
+import { scenarios } from '../scenarios/scenarios';
+import type { Settings } from '../settings';
+import { log, median, SHARED_KEY } from '../shared';
 import { type Connection, type LoadResult, paced, saturate } from './load';
-import { cpuMs, type GatewayProcess, type StandIn, sampleRss } from './processes';
-import type { HalfLoad, Row, Soak } from './report';
-import type { Scenario } from './scenario';
-import { scenarios } from './scenarios';
-import type { Settings } from './settings';
-import { log, median, SHARED_KEY } from './shared';
 
 /** Rows every run measures, even with --only: the baselines the others are compared to. */
 const ALWAYS = new Set(['rest-direct', 'yoga-floor']);
