@@ -2,8 +2,7 @@
 // and the endpoints on each (ReservedDomain.endpoints, ReservedAddress.endpoints, filtered upstream).
 import type { ReservedAddress, ReservedDomain } from '../../upstream';
 import { RESERVED_ADDRESS_CURSOR, RESERVED_DOMAIN_CURSOR } from '../relay/cursors';
-import { RefType } from '../relay/refs';
-import { upstreamCalls } from '../upstream-calls';
+import { refTo } from '../relay/refs';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
 
 const domainSpec = {
@@ -40,9 +39,7 @@ ReservedDomainNode.implement({
       description: 'The DNS target to CNAME a custom domain to; null for ngrok-managed domains.',
     }),
     certificate: t.expose('certificate', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
+      ...refTo([]),
       description: 'The TLS certificate (cert_…) serving it, when one is attached.',
     }),
   }),

@@ -2,8 +2,7 @@
 // `tunnelSession(id)`, and the endpoints an agent serves (TunnelSession.endpoints, filtered upstream).
 import type { TunnelSession } from '../../upstream';
 import { TUNNEL_SESSION_CURSOR } from '../relay/cursors';
-import { RefType } from '../relay/refs';
-import { upstreamCalls } from '../upstream-calls';
+import { refTo } from '../relay/refs';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
 
 const spec = {
@@ -25,9 +24,7 @@ TunnelSessionNode.implement({
       description: 'The version of the ngrok agent (or SDK), e.g. 3.19.1.',
     }),
     credential: t.expose('credential', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
+      ...refTo([]),
       description: 'The credential (cr_…) the agent authenticated with.',
     }),
     ip: t.exposeString('ip', { nullable: true, description: 'Source IP address the agent connected from.' }),

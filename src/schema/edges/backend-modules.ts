@@ -6,7 +6,7 @@ import type { LoadedBackendModule } from '../../lookups';
 import type { BackendModuleInput, RouteKey } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown } from '../mutation-errors';
-import { RefType } from '../relay/refs';
+import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 
 export const BackendModuleType = builder.objectRef<LoadedBackendModule>('BackendModule');
@@ -17,12 +17,7 @@ BackendModuleType.implement({
     edgeId: t.exposeID('edgeId', { description: 'The HTTPS edge (edghts_…).' }),
     routeId: t.exposeID('routeId', { description: 'The route of that edge (edghtsrt_…).' }),
     enabled: t.exposeBoolean('enabled', { description: 'True when the module is applied to traffic.' }),
-    backend: t.expose('backend', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
-      description: 'Null when the route has no backend.',
-    }),
+    backend: t.expose('backend', { ...refTo([]), description: 'Null when the route has no backend.' }),
   }),
 });
 

@@ -11,7 +11,7 @@ import { builder } from '../builder';
 import { ENDPOINT_CURSOR } from '../relay/cursors';
 import { connectionOf, EMPTY_SLICE, forwardPaging } from '../relay/forward-connection';
 import { nodeIdOf } from '../relay/node-ids';
-import { RefType } from '../relay/refs';
+import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 
 const MAX_FILTER_URLS = 100;
@@ -79,36 +79,17 @@ EndpointNode.implement({
       nullable: true,
       description: 'Where an agent endpoint forwards traffic; null for cloud endpoints.',
     }),
-    domain: t.expose('domain', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['reservedDomain'] }),
-      nullable: true,
-      description: 'Its reserved domain.',
-    }),
-    tcpAddr: t.expose('tcpAddr', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['reservedAddress'] }),
-      nullable: true,
-      description: 'Its TCP address.',
-    }),
+    domain: t.expose('domain', { ...refTo(['reservedDomain']), description: 'Its reserved domain.' }),
+    tcpAddr: t.expose('tcpAddr', { ...refTo(['reservedAddress']), description: 'Its TCP address.' }),
     tunnel: t.expose('tunnel', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['tunnel'] }),
-      nullable: true,
+      ...refTo(['tunnel']),
       description: 'The agent tunnel serving it (agent endpoints).',
     }),
     tunnelSession: t.expose('tunnelSession', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['tunnelSession'] }),
-      nullable: true,
+      ...refTo(['tunnelSession']),
       description: 'The agent session serving it (agent endpoints).',
     }),
-    principal: t.expose('principal', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
-      description: 'Who created it.',
-    }),
+    principal: t.expose('principal', { ...refTo([]), description: 'Who created it.' }),
   }),
 });
 

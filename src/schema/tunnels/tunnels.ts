@@ -4,7 +4,7 @@ import { builder } from '../builder';
 import { TUNNEL_CURSOR } from '../relay/cursors';
 import { connectionOf, forwardPaging } from '../relay/forward-connection';
 import { nodeIdOf } from '../relay/node-ids';
-import { RefType } from '../relay/refs';
+import { RefType, refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
@@ -69,9 +69,7 @@ TunnelNode.implement({
       description: 'The tunnel session on which this tunnel was started.',
     }),
     endpoint: t.expose('endpoint', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['endpoint'] }),
-      nullable: true,
+      ...refTo(['endpoint']),
       description: 'The ephemeral endpoint of an agent-initiated tunnel.',
     }),
     labels: t.field({
