@@ -9,7 +9,7 @@ import { equals } from '../../upstream';
 import { builder } from '../builder';
 import { EndpointConnection, EndpointNode } from '../endpoints/endpoints';
 import { type CursorCodec, ENDPOINT_CURSOR } from '../relay/cursors';
-import { connectionOf, forwardPaging } from '../relay/forward-connection';
+import { forwardPage } from '../relay/forward-connection';
 import { type NodeKind, nodeIdOf } from '../relay/node-ids';
 import { type Fetched, upstreamCalls } from '../upstream-calls';
 
@@ -58,11 +58,11 @@ export function listedQueries<T extends { readonly id: string }>(
         type: node,
         description: spec.listDescription,
         ...upstreamCalls({ kind: 'page' }),
-        resolve: async (_root, args, ctx) => {
-          const { first, beforeId } = forwardPaging(spec.list, args, spec.cursor);
-          // Pothos cannot follow a generic node type through the connection's shape: the shape is connectionOf's.
-          return connectionOf(await spec.lookup(ctx).page(first, beforeId), spec.cursor) as never;
-        },
+        // Pothos cannot follow a generic node type through the connection's shape: the shape is forwardPage's.
+        resolve: (_root, args, ctx) =>
+          forwardPage(spec.list, args, spec.cursor, (first, beforeId) =>
+            spec.lookup(ctx).page(first, beforeId),
+          ) as never,
       },
       spec.connection,
       spec.edge,
@@ -94,11 +94,10 @@ export function endpointsReferring<T extends { readonly id: string }>(
         description,
         // One filtered endpoints call per page, for each object that holds the field.
         ...upstreamCalls({ kind: 'page' }),
-        resolve: async (parent, args, ctx) => {
-          const { first, beforeId } = forwardPaging('endpoints', args, ENDPOINT_CURSOR);
-          const slice = await ctx.endpoints.page(first, beforeId, equals(field, parent.id));
-          return connectionOf(slice, ENDPOINT_CURSOR) as never;
-        },
+        resolve: (parent, args, ctx) =>
+          forwardPage('endpoints', args, ENDPOINT_CURSOR, (first, beforeId) =>
+            ctx.endpoints.page(first, beforeId, equals(field, parent.id)),
+          ) as never,
       },
       EndpointConnection,
     ),

@@ -9,7 +9,7 @@ import {
 } from '../../upstream';
 import { builder } from '../builder';
 import { ENDPOINT_CURSOR } from '../relay/cursors';
-import { connectionOf, EMPTY_SLICE, forwardPaging } from '../relay/forward-connection';
+import { EMPTY_SLICE, forwardPage } from '../relay/forward-connection';
 import { nodeIdOf } from '../relay/node-ids';
 import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
@@ -139,13 +139,12 @@ builder.queryFields((t) => ({
         'Endpoints of the account (agent and cloud), newest first. Forward paging: first (1..100, default 20) and after.',
       ...upstreamCalls({ kind: 'page' }),
       args: { filter: t.arg({ type: EndpointFilterInput, description: 'Which endpoints (default all).' }) },
-      resolve: async (_root, args, ctx) => {
-        const { first, beforeId } = forwardPaging('endpoints', args, ENDPOINT_CURSOR);
-        const spec = filterSpec(args.filter);
-        if (matchesNothing(spec)) return connectionOf(EMPTY_SLICE, ENDPOINT_CURSOR);
-        const slice = await ctx.endpoints.page(first, beforeId, compileEndpointFilter(spec));
-        return connectionOf(slice, ENDPOINT_CURSOR);
-      },
+      resolve: (_root, args, ctx) =>
+        forwardPage('endpoints', args, ENDPOINT_CURSOR, async (first, beforeId) => {
+          const spec = filterSpec(args.filter);
+          if (matchesNothing(spec)) return EMPTY_SLICE;
+          return ctx.endpoints.page(first, beforeId, compileEndpointFilter(spec));
+        }),
     },
     EndpointConnection,
   ),

@@ -8,11 +8,8 @@ import { type Context, enterEvent } from '../../context';
 import { GatewayError } from '../../errors';
 import type { LiveEvent, LiveKind } from '../../live/kinds';
 import type { StreamItem } from '../../live/stream';
-import { builder } from '../builder';
+import { builder, type SchemaTypes as Types } from '../builder';
 import { upstreamCalls } from '../upstream-calls';
-
-/** The schema's own Pothos types (context, scalars), as the builder was made with. */
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
 /** A field of the event type: its name in the payload, and its description. */
 type EventField<E> = readonly [name: keyof E & string, description: string];

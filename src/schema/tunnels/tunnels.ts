@@ -2,7 +2,7 @@
 import type { Tunnel } from '../../upstream';
 import { builder } from '../builder';
 import { TUNNEL_CURSOR } from '../relay/cursors';
-import { connectionOf, forwardPaging } from '../relay/forward-connection';
+import { forwardPage } from '../relay/forward-connection';
 import { nodeIdOf } from '../relay/node-ids';
 import { RefType, refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
@@ -103,11 +103,8 @@ builder.queryFields((t) => ({
       type: TunnelNode,
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
       ...upstreamCalls({ kind: 'page' }),
-      resolve: async (_root, args, ctx) => {
-        const { first, beforeId } = forwardPaging('tunnels', args, TUNNEL_CURSOR);
-        const slice = await ctx.tunnels.page(first, beforeId);
-        return connectionOf(slice, TUNNEL_CURSOR);
-      },
+      resolve: (_root, args, ctx) =>
+        forwardPage('tunnels', args, TUNNEL_CURSOR, (first, beforeId) => ctx.tunnels.page(first, beforeId)),
     },
     { name: 'TunnelConnection', description: 'A page of online tunnels.' },
     { name: 'TunnelEdge', description: 'One tunnel of a page, with its cursor.' },
