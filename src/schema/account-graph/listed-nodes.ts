@@ -8,9 +8,10 @@ import type { ListedLookup } from '../../lookups';
 import { equals } from '../../upstream';
 import { builder } from '../builder';
 import { EndpointConnection, EndpointNode } from '../endpoints/endpoints';
+import { byIdField } from '../relay/by-id-field';
 import { type CursorCodec, ENDPOINT_CURSOR } from '../relay/cursors';
 import { forwardPage } from '../relay/forward-connection';
-import { type NodeKind, nodeIdOf } from '../relay/node-ids';
+import type { NodeKind } from '../relay/node-ids';
 import { type Fetched, upstreamCalls } from '../upstream-calls';
 
 interface ListedNodeSpec<T> {
@@ -68,17 +69,13 @@ export function listedQueries<T extends { readonly id: string }>(
       spec.edge,
     ),
   );
-  builder.queryField(spec.one, (t) =>
-    t.field({
-      type: node,
-      nullable: true,
-      description: spec.oneDescription,
-      args: { id: t.arg.id({ required: true, description: spec.argDescription }) },
-      ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { [spec.kind]: listedById(spec.name) } }),
-      // As never: Pothos's generic shape again.
-      resolve: (_root, { id }, ctx) => spec.lookup(ctx).load(nodeIdOf(id, spec.kind)) as never,
-    }),
-  );
+  byIdField(spec.one, node, {
+    kind: spec.kind,
+    description: spec.oneDescription,
+    argDescription: spec.argDescription,
+    fetched: listedById(spec.name),
+    load: (ctx, id) => spec.lookup(ctx).load(id),
+  });
 }
 
 /** `endpoints(first, after)` on a node: the endpoints whose `field` (a Ref's id) is the node's id. */

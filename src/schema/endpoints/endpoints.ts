@@ -8,9 +8,9 @@ import {
   matchesNothing,
 } from '../../upstream';
 import { builder } from '../builder';
+import { byIdField } from '../relay/by-id-field';
 import { ENDPOINT_CURSOR } from '../relay/cursors';
 import { EMPTY_SLICE, forwardPage } from '../relay/forward-connection';
-import { nodeIdOf } from '../relay/node-ids';
 import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 
@@ -131,8 +131,8 @@ export const EndpointConnection = builder.connectionObject(
   { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
 );
 
-builder.queryFields((t) => ({
-  endpoints: t.connection(
+builder.queryField('endpoints', (t) =>
+  t.connection(
     {
       type: EndpointNode,
       description:
@@ -148,12 +148,12 @@ builder.queryFields((t) => ({
     },
     EndpointConnection,
   ),
-  endpoint: t.field({
-    type: EndpointNode,
-    nullable: true,
-    description: 'Null when the account has no endpoint with this id.',
-    args: { id: t.arg.id({ required: true, description: 'An endpoint id (ep_…).' }) },
-    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { endpoint: ENDPOINT_BY_ID } }),
-    resolve: (_root, { id }, ctx) => ctx.endpoints.load(nodeIdOf(id, 'endpoint')),
-  }),
-}));
+);
+
+byIdField('endpoint', EndpointNode, {
+  kind: 'endpoint',
+  description: 'Null when the account has no endpoint with this id.',
+  argDescription: 'An endpoint id (ep_…).',
+  fetched: ENDPOINT_BY_ID,
+  load: (ctx, id) => ctx.endpoints.load(id),
+});

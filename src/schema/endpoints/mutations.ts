@@ -1,9 +1,10 @@
 // The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each tells the
 // operation's endpoint lookup what it did, so later reads in the operation see the write, and
 // announces it to the account's endpointEvents subscribers at once.
+import type { Context } from '../../context';
 import { InvalidInputError } from '../../errors';
 import { isIdOf, quote } from '../../ids';
-import type { EndpointFields } from '../../upstream';
+import type { Endpoint, EndpointFields } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
 import { writeMutation } from '../write-mutations';
@@ -68,6 +69,13 @@ function updateFields(input: { [K in keyof EndpointFields]?: Given<EndpointField
   return fields as EndpointFields;
 }
 
+/** The endpoint as the write stored it: told to the operation's lookup and to the subscribers. */
+async function stored(ctx: Context, type: 'created' | 'updated', endpoint: Endpoint): Promise<Endpoint> {
+  ctx.endpoints.saved(endpoint);
+  await ctx.endpointWritten({ type, endpoint });
+  return endpoint;
+}
+
 writeMutation('createCloudEndpoint', {
   type: EndpointNode,
   description: 'Creates a cloud endpoint (POST /endpoints).',
@@ -86,9 +94,7 @@ writeMutation('createCloudEndpoint', {
       }),
       withReason,
     );
-    ctx.endpoints.saved(endpoint);
-    await ctx.endpointWritten({ type: 'created', endpoint });
-    return endpoint;
+    return stored(ctx, 'created', endpoint);
   },
 });
 
@@ -104,10 +110,7 @@ writeMutation('updateEndpoint', {
     const fields = updateFields(changes);
     // A failed write may still have landed: this operation reads the endpoint again.
     ctx.endpoints.changed(id);
-    const endpoint = await refusalShown(ctx.client.updateEndpoint(id, fields), withReason);
-    ctx.endpoints.saved(endpoint);
-    await ctx.endpointWritten({ type: 'updated', endpoint });
-    return endpoint;
+    return stored(ctx, 'updated', await refusalShown(ctx.client.updateEndpoint(id, fields), withReason));
   },
 });
 

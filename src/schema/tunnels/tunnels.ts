@@ -1,9 +1,9 @@
 // Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
 import type { Tunnel } from '../../upstream';
 import { builder } from '../builder';
+import { byIdField } from '../relay/by-id-field';
 import { TUNNEL_CURSOR } from '../relay/cursors';
 import { forwardPage } from '../relay/forward-connection';
-import { nodeIdOf } from '../relay/node-ids';
 import { RefType, refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
@@ -97,8 +97,8 @@ TunnelNode.implement({
   }),
 });
 
-builder.queryFields((t) => ({
-  tunnels: t.connection(
+builder.queryField('tunnels', (t) =>
+  t.connection(
     {
       type: TunnelNode,
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
@@ -109,12 +109,12 @@ builder.queryFields((t) => ({
     { name: 'TunnelConnection', description: 'A page of online tunnels.' },
     { name: 'TunnelEdge', description: 'One tunnel of a page, with its cursor.' },
   ),
-  tunnel: t.field({
-    type: TunnelNode,
-    nullable: true,
-    description: 'Null when no online tunnel has this id.',
-    args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
-    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { tunnel: TUNNEL_BY_ID } }),
-    resolve: (_root, { id }, ctx) => ctx.tunnels.load(nodeIdOf(id, 'tunnel')),
-  }),
-}));
+);
+
+byIdField('tunnel', TunnelNode, {
+  kind: 'tunnel',
+  description: 'Null when no online tunnel has this id.',
+  argDescription: 'A tunnel id (tn_…).',
+  fetched: TUNNEL_BY_ID,
+  load: (ctx, id) => ctx.tunnels.load(id),
+});
