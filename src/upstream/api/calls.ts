@@ -1,6 +1,7 @@
 // The three ways a resource calls the upstream with the caller's API key, each reading the answer
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
-// write, whose failures the resource turns into its domain errors.
+// write, whose failures the resource turns into its domain errors. Most resources declare their
+// calls from a request and a parser with `reading` and `writing`.
 import { UpstreamError } from '../../errors';
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
@@ -31,7 +32,7 @@ export async function readOrNull<T>(
 }
 
 /** `refused` maps any failure: to a domain error when it is an expected refusal, else to itself. */
-export async function write<T>(
+async function write<T>(
   transport: UpstreamTransport,
   key: UpstreamKey,
   request: UpstreamRequest,
@@ -44,3 +45,29 @@ export async function write<T>(
     throw refused(error);
   }
 }
+
+/** A resource's call, as the client runs it with its transport and key. */
+type Call<A extends unknown[], T> = (
+  transport: UpstreamTransport,
+  key: UpstreamKey,
+  ...args: A
+) => Promise<T>;
+
+/** A read: the request its arguments make, and the parser of the answer. */
+export const reading =
+  <A extends unknown[], T>(
+    request: (...args: A) => UpstreamRequest,
+    parse: (json: unknown) => T,
+  ): Call<A, T> =>
+  (transport, key, ...args) =>
+    read(transport, key, request(...args), parse);
+
+/** A write: its request, its parser, and its refusals as domain errors (told the call's arguments). */
+export const writing =
+  <A extends unknown[], T>(
+    request: (...args: A) => UpstreamRequest,
+    parse: (json: unknown) => T,
+    refused: (error: unknown, ...args: A) => unknown,
+  ): Call<A, T> =>
+  (transport, key, ...args) =>
+    write(transport, key, request(...args), parse, (error) => refused(error, ...args));
