@@ -3,7 +3,7 @@
 // forward connection over limit/before_id paging and a by-id field), and the reverse join to the
 // endpoints that refer to it (one filtered endpoints call per page).
 import type { Context } from '../../context';
-import { isIdOf } from '../../ids';
+import { ID_KINDS, isIdOf } from '../../ids';
 import type { ListedLookup } from '../../lookups';
 import { equals } from '../../upstream';
 import { builder } from '../builder';
@@ -18,13 +18,15 @@ interface ListedNodeSpec<T> {
   readonly name: string;
   readonly kind: NodeKind;
   readonly lookup: (ctx: Context) => ListedLookup<T & { readonly id: string }>;
-  readonly idDescription: string;
 }
 
 /** The node's ref; the caller implements its fields (with `isListedKind` as its isTypeOf). */
 export function listedNodeRef<T extends { readonly id: string }>(spec: ListedNodeSpec<T>) {
   return builder.nodeRef<T>(spec.name, {
-    id: { resolve: (item) => item.id, description: spec.idDescription },
+    id: {
+      resolve: (item) => item.id,
+      description: `The upstream's own identifier (${ID_KINDS[spec.kind]}_…).`,
+    },
   });
 }
 
@@ -37,16 +39,15 @@ export const isListedKind =
   (value: unknown): boolean =>
     typeof value === 'object' && value !== null && isIdOf(String((value as { id?: unknown }).id), kind);
 
+/** The connection field (`list`: tunnelSessions) and the by-id field (named for the kind: tunnelSession). */
 interface ListedQueriesSpec<T> extends ListedNodeSpec<T> {
-  /** The connection field (tunnelSessions) and the by-id field (tunnelSession). */
   readonly list: string;
-  readonly one: string;
   readonly cursor: CursorCodec;
   readonly listDescription: string;
   readonly oneDescription: string;
-  readonly argDescription: string;
-  readonly connection: { readonly name: string; readonly description: string };
-  readonly edge: { readonly name: string; readonly description: string };
+  /** The descriptions of the connection type (<Name>Connection) and its edge type (<Name>Edge). */
+  readonly connection: string;
+  readonly edge: string;
 }
 
 export function listedQueries<T extends { readonly id: string }>(
@@ -65,14 +66,13 @@ export function listedQueries<T extends { readonly id: string }>(
             spec.lookup(ctx).page(first, beforeId),
           ) as never,
       },
-      spec.connection,
-      spec.edge,
+      { name: `${spec.name}Connection`, description: spec.connection },
+      { name: `${spec.name}Edge`, description: spec.edge },
     ),
   );
-  byIdField(spec.one, node, {
+  byIdField(spec.kind, node, {
     kind: spec.kind,
     description: spec.oneDescription,
-    argDescription: spec.argDescription,
     fetched: listedById(spec.name),
     load: (ctx, id) => spec.lookup(ctx).load(id),
   });

@@ -9,14 +9,12 @@ const domainSpec = {
   name: 'ReservedDomain',
   kind: 'reservedDomain',
   lookup: (ctx) => ctx.reservedDomains,
-  idDescription: "The upstream's own identifier (rd_…).",
 } as const satisfies Parameters<typeof listedNodeRef<ReservedDomain>>[0];
 
 const addressSpec = {
   name: 'ReservedAddress',
   kind: 'reservedAddress',
   lookup: (ctx) => ctx.reservedAddresses,
-  idDescription: "The upstream's own identifier (ra_…).",
 } as const satisfies Parameters<typeof listedNodeRef<ReservedAddress>>[0];
 
 export const ReservedDomainNode = listedNodeRef<ReservedDomain>(domainSpec);
@@ -60,26 +58,22 @@ ReservedAddressNode.implement({
 listedQueries(ReservedDomainNode, {
   ...domainSpec,
   list: 'reservedDomains',
-  one: 'reservedDomain',
   cursor: RESERVED_DOMAIN_CURSOR,
   listDescription: 'Reserved domains, newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when the account has no reserved domain with this id.',
-  argDescription: 'A reserved domain id (rd_…).',
-  connection: { name: 'ReservedDomainConnection', description: 'A page of reserved domains.' },
-  edge: { name: 'ReservedDomainEdge', description: 'One reserved domain of a page, with its cursor.' },
+  connection: 'A page of reserved domains.',
+  edge: 'One reserved domain of a page, with its cursor.',
 });
 
 listedQueries(ReservedAddressNode, {
   ...addressSpec,
   list: 'reservedAddresses',
-  one: 'reservedAddress',
   cursor: RESERVED_ADDRESS_CURSOR,
   listDescription:
     'Reserved TCP addresses, newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when the account has no reserved address with this id.',
-  argDescription: 'A reserved address id (ra_…).',
-  connection: { name: 'ReservedAddressConnection', description: 'A page of reserved TCP addresses.' },
-  edge: { name: 'ReservedAddressEdge', description: 'One reserved address of a page, with its cursor.' },
+  connection: 'A page of reserved TCP addresses.',
+  edge: 'One reserved address of a page, with its cursor.',
 });
 
 endpointsReferring(

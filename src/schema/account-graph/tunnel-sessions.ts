@@ -9,7 +9,6 @@ const spec = {
   name: 'TunnelSession',
   kind: 'tunnelSession',
   lookup: (ctx) => ctx.tunnelSessions,
-  idDescription: "The upstream's own identifier (ts_…).",
 } as const satisfies Parameters<typeof listedNodeRef<TunnelSession>>[0];
 
 export const TunnelSessionNode = listedNodeRef<TunnelSession>(spec);
@@ -51,14 +50,12 @@ TunnelSessionNode.implement({
 listedQueries(TunnelSessionNode, {
   ...spec,
   list: 'tunnelSessions',
-  one: 'tunnelSession',
   cursor: TUNNEL_SESSION_CURSOR,
   listDescription:
     'Online agents (tunnel sessions), newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when no online tunnel session has this id.',
-  argDescription: 'A tunnel session id (ts_…).',
-  connection: { name: 'TunnelSessionConnection', description: 'A page of online agents.' },
-  edge: { name: 'TunnelSessionEdge', description: 'One agent of a page, with its cursor.' },
+  connection: 'A page of online agents.',
+  edge: 'One agent of a page, with its cursor.',
 });
 
 endpointsReferring(

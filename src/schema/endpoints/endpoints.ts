@@ -153,7 +153,6 @@ builder.queryField('endpoints', (t) =>
 byIdField('endpoint', EndpointNode, {
   kind: 'endpoint',
   description: 'Null when the account has no endpoint with this id.',
-  argDescription: 'An endpoint id (ep_…).',
   fetched: ENDPOINT_BY_ID,
   load: (ctx, id) => ctx.endpoints.load(id),
 });

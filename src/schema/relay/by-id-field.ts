@@ -4,12 +4,11 @@ import type { ObjectRef } from '@pothos/core';
 import type { Context } from '../../context';
 import { builder, type SchemaTypes } from '../builder';
 import { type Fetched, upstreamCalls } from '../upstream-calls';
-import { type NodeKind, nodeIdOf } from './node-ids';
+import { idArgDescription, type NodeKind, nodeIdOf } from './node-ids';
 
 export interface ByIdField<T> {
   readonly kind: NodeKind;
   readonly description: string;
-  readonly argDescription: string;
   /** How the lookup fetches this kind, for the demand planner. */
   readonly fetched: Fetched;
   load(ctx: Context, id: string): Promise<T | null>;
@@ -21,7 +20,7 @@ export function byIdField<T>(name: string, node: ObjectRef<SchemaTypes, T>, spec
       type: node,
       nullable: true,
       description: spec.description,
-      args: { id: t.arg.id({ required: true, description: spec.argDescription }) },
+      args: { id: t.arg.id({ required: true, description: idArgDescription(spec.kind) }) },
       ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { [spec.kind]: spec.fetched } }),
       // As never: Pothos cannot follow a generic node type to its resolver's answer.
       resolve: (_root, { id }, ctx) => spec.load(ctx, nodeIdOf(id, spec.kind)) as never,

@@ -114,7 +114,6 @@ builder.queryField('tunnels', (t) =>
 byIdField('tunnel', TunnelNode, {
   kind: 'tunnel',
   description: 'Null when no online tunnel has this id.',
-  argDescription: 'A tunnel id (tn_…).',
   fetched: TUNNEL_BY_ID,
   load: (ctx, id) => ctx.tunnels.load(id),
 });
