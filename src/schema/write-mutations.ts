@@ -7,7 +7,7 @@ import type { InvalidInputError, NotFoundError } from '../errors';
 import { builder, type SchemaTypes } from './builder';
 import { upstreamCalls } from './upstream-calls';
 
-export interface WriteMutation<Input, Answer> {
+interface WriteMutation<Input, Answer> {
   readonly type: ObjectRef<SchemaTypes, Answer>;
   readonly description: string;
   readonly input: readonly [type: InputObjectRef<SchemaTypes, Input>, description: string];

@@ -15,7 +15,7 @@ import { upstreamCalls } from '../upstream-calls';
 type EventField<E> = readonly [name: keyof E & string, description: string];
 
 /** An event type: what happened (`kind`), the item's id and the item, and when it was observed. */
-export interface LiveEventType<E extends LiveEvent> {
+interface LiveEventType<E extends LiveEvent> {
   readonly name: string;
   readonly description: string;
   readonly kind: readonly [type: EnumRef<Types, E['kind']>, description: string];
@@ -51,7 +51,7 @@ function liveEventType<E extends LiveEvent>(spec: LiveEventType<E>) {
   });
 }
 
-export interface LiveSubscription<E extends LiveEvent> {
+interface LiveSubscription<E extends LiveEvent> {
   readonly event: LiveEventType<E>;
   readonly description: string;
   /** What includeCurrent sends first. */

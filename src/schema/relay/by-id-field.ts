@@ -6,7 +6,7 @@ import { builder, type SchemaTypes } from '../builder';
 import { type Fetched, upstreamCalls } from '../upstream-calls';
 import { idArgDescription, type NodeKind, nodeIdOf } from './node-ids';
 
-export interface ByIdField<T> {
+interface ByIdField<T> {
   readonly kind: NodeKind;
   readonly description: string;
   /** How the lookup fetches this kind, for the demand planner. */
