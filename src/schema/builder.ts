@@ -56,3 +56,6 @@ export const builder = new SchemaBuilder<{
   },
   errors: {},
 });
+
+/** The schema's own Pothos types (context, scalars), as the builder was made with: for helpers' refs. */
+export type SchemaTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

@@ -3,27 +3,30 @@
 // forward connection over limit/before_id paging and a by-id field), and the reverse join to the
 // endpoints that refer to it (one filtered endpoints call per page).
 import type { Context } from '../../context';
-import { isIdOf } from '../../ids';
+import { ID_KINDS, isIdOf } from '../../ids';
 import type { ListedLookup } from '../../lookups';
 import { equals } from '../../upstream';
 import { builder } from '../builder';
 import { EndpointConnection, EndpointNode } from '../endpoints/endpoints';
+import { byIdField } from '../relay/by-id-field';
 import { type CursorCodec, ENDPOINT_CURSOR } from '../relay/cursors';
-import { connectionOf, forwardPaging } from '../relay/forward-connection';
-import { type NodeKind, nodeIdOf } from '../relay/node-ids';
+import { forwardPage } from '../relay/forward-connection';
+import type { NodeKind } from '../relay/node-ids';
 import { type Fetched, upstreamCalls } from '../upstream-calls';
 
 interface ListedNodeSpec<T> {
   readonly name: string;
   readonly kind: NodeKind;
   readonly lookup: (ctx: Context) => ListedLookup<T & { readonly id: string }>;
-  readonly idDescription: string;
 }
 
 /** The node's ref; the caller implements its fields (with `isListedKind` as its isTypeOf). */
 export function listedNodeRef<T extends { readonly id: string }>(spec: ListedNodeSpec<T>) {
   return builder.nodeRef<T>(spec.name, {
-    id: { resolve: (item) => item.id, description: spec.idDescription },
+    id: {
+      resolve: (item) => item.id,
+      description: `The upstream's own identifier (${ID_KINDS[spec.kind]}_…).`,
+    },
   });
 }
 
@@ -36,16 +39,15 @@ export const isListedKind =
   (value: unknown): boolean =>
     typeof value === 'object' && value !== null && isIdOf(String((value as { id?: unknown }).id), kind);
 
+/** The connection field (`list`: tunnelSessions) and the by-id field (named for the kind: tunnelSession). */
 interface ListedQueriesSpec<T> extends ListedNodeSpec<T> {
-  /** The connection field (tunnelSessions) and the by-id field (tunnelSession). */
   readonly list: string;
-  readonly one: string;
   readonly cursor: CursorCodec;
   readonly listDescription: string;
   readonly oneDescription: string;
-  readonly argDescription: string;
-  readonly connection: { readonly name: string; readonly description: string };
-  readonly edge: { readonly name: string; readonly description: string };
+  /** The descriptions of the connection type (<Name>Connection) and its edge type (<Name>Edge). */
+  readonly connection: string;
+  readonly edge: string;
 }
 
 export function listedQueries<T extends { readonly id: string }>(
@@ -58,27 +60,22 @@ export function listedQueries<T extends { readonly id: string }>(
         type: node,
         description: spec.listDescription,
         ...upstreamCalls({ kind: 'page' }),
-        resolve: async (_root, args, ctx) => {
-          const { first, beforeId } = forwardPaging(spec.list, args, spec.cursor);
-          // Pothos cannot follow a generic node type through the connection's shape: the shape is connectionOf's.
-          return connectionOf(await spec.lookup(ctx).page(first, beforeId), spec.cursor) as never;
-        },
+        // Pothos cannot follow a generic node type through the connection's shape: the shape is forwardPage's.
+        resolve: (_root, args, ctx) =>
+          forwardPage(spec.list, args, spec.cursor, (first, beforeId) =>
+            spec.lookup(ctx).page(first, beforeId),
+          ) as never,
       },
-      spec.connection,
-      spec.edge,
+      { name: `${spec.name}Connection`, description: spec.connection },
+      { name: `${spec.name}Edge`, description: spec.edge },
     ),
   );
-  builder.queryField(spec.one, (t) =>
-    t.field({
-      type: node,
-      nullable: true,
-      description: spec.oneDescription,
-      args: { id: t.arg.id({ required: true, description: spec.argDescription }) },
-      ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { [spec.kind]: listedById(spec.name) } }),
-      // As never: Pothos's generic shape again.
-      resolve: (_root, { id }, ctx) => spec.lookup(ctx).load(nodeIdOf(id, spec.kind)) as never,
-    }),
-  );
+  byIdField(spec.kind, node, {
+    kind: spec.kind,
+    description: spec.oneDescription,
+    fetched: listedById(spec.name),
+    load: (ctx, id) => spec.lookup(ctx).load(id),
+  });
 }
 
 /** `endpoints(first, after)` on a node: the endpoints whose `field` (a Ref's id) is the node's id. */
@@ -94,11 +91,10 @@ export function endpointsReferring<T extends { readonly id: string }>(
         description,
         // One filtered endpoints call per page, for each object that holds the field.
         ...upstreamCalls({ kind: 'page' }),
-        resolve: async (parent, args, ctx) => {
-          const { first, beforeId } = forwardPaging('endpoints', args, ENDPOINT_CURSOR);
-          const slice = await ctx.endpoints.page(first, beforeId, equals(field, parent.id));
-          return connectionOf(slice, ENDPOINT_CURSOR) as never;
-        },
+        resolve: (parent, args, ctx) =>
+          forwardPage('endpoints', args, ENDPOINT_CURSOR, (first, beforeId) =>
+            ctx.endpoints.page(first, beforeId, equals(field, parent.id)),
+          ) as never,
       },
       EndpointConnection,
     ),

@@ -2,22 +2,19 @@
 // and the endpoints on each (ReservedDomain.endpoints, ReservedAddress.endpoints, filtered upstream).
 import type { ReservedAddress, ReservedDomain } from '../../upstream';
 import { RESERVED_ADDRESS_CURSOR, RESERVED_DOMAIN_CURSOR } from '../relay/cursors';
-import { RefType } from '../relay/refs';
-import { upstreamCalls } from '../upstream-calls';
+import { refTo } from '../relay/refs';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
 
 const domainSpec = {
   name: 'ReservedDomain',
   kind: 'reservedDomain',
   lookup: (ctx) => ctx.reservedDomains,
-  idDescription: "The upstream's own identifier (rd_…).",
 } as const satisfies Parameters<typeof listedNodeRef<ReservedDomain>>[0];
 
 const addressSpec = {
   name: 'ReservedAddress',
   kind: 'reservedAddress',
   lookup: (ctx) => ctx.reservedAddresses,
-  idDescription: "The upstream's own identifier (ra_…).",
 } as const satisfies Parameters<typeof listedNodeRef<ReservedAddress>>[0];
 
 export const ReservedDomainNode = listedNodeRef<ReservedDomain>(domainSpec);
@@ -40,9 +37,7 @@ ReservedDomainNode.implement({
       description: 'The DNS target to CNAME a custom domain to; null for ngrok-managed domains.',
     }),
     certificate: t.expose('certificate', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
+      ...refTo([]),
       description: 'The TLS certificate (cert_…) serving it, when one is attached.',
     }),
   }),
@@ -63,26 +58,22 @@ ReservedAddressNode.implement({
 listedQueries(ReservedDomainNode, {
   ...domainSpec,
   list: 'reservedDomains',
-  one: 'reservedDomain',
   cursor: RESERVED_DOMAIN_CURSOR,
   listDescription: 'Reserved domains, newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when the account has no reserved domain with this id.',
-  argDescription: 'A reserved domain id (rd_…).',
-  connection: { name: 'ReservedDomainConnection', description: 'A page of reserved domains.' },
-  edge: { name: 'ReservedDomainEdge', description: 'One reserved domain of a page, with its cursor.' },
+  connection: 'A page of reserved domains.',
+  edge: 'One reserved domain of a page, with its cursor.',
 });
 
 listedQueries(ReservedAddressNode, {
   ...addressSpec,
   list: 'reservedAddresses',
-  one: 'reservedAddress',
   cursor: RESERVED_ADDRESS_CURSOR,
   listDescription:
     'Reserved TCP addresses, newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when the account has no reserved address with this id.',
-  argDescription: 'A reserved address id (ra_…).',
-  connection: { name: 'ReservedAddressConnection', description: 'A page of reserved TCP addresses.' },
-  edge: { name: 'ReservedAddressEdge', description: 'One reserved address of a page, with its cursor.' },
+  connection: 'A page of reserved TCP addresses.',
+  edge: 'One reserved address of a page, with its cursor.',
 });
 
 endpointsReferring(

@@ -8,7 +8,7 @@ import { isIdOf, quote } from '../../ids';
 import type { AgentCommand } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
-import { upstreamCalls } from '../upstream-calls';
+import { writeMutation } from '../write-mutations';
 
 const AgentCommandEnum = builder.enumType('AgentCommand', {
   description: 'Which command to send to a running agent.',
@@ -44,26 +44,18 @@ const CommandPayload = builder
     }),
   });
 
-builder.mutationField('commandTunnelSession', (t) =>
-  t.field({
-    type: CommandPayload,
-    description:
-      'Sends a command to the agent of an online tunnel session. Never retried: a command whose answer\nwas lost is reported as an error with outcome UNKNOWN, like every other write.',
-    args: { input: t.arg({ type: CommandInput, required: true, description: 'The agent and the command.' }) },
-    ...upstreamCalls({ kind: 'write', calls: 1 }),
-    errors: {
-      types: MUTATION_ERRORS,
-      directResult: true,
-      union: { name: 'CommandTunnelSessionResult', description: 'The command sent, or why not.' },
-    },
-    resolve: async (_root, { input }, ctx) => {
-      const { id, command } = input;
-      if (!isIdOf(id, 'tunnelSession'))
-        throw new InvalidInputError(`id ${quote(id)} is not a tunnel session id (ts_…).`, 'id');
-      // Sent or not, this operation no longer trusts what it read of the agent.
-      ctx.tunnelSessions.changed(id);
-      await refusalShown(ctx.client.commandTunnelSession(id, command), withReason);
-      return { id, command };
-    },
-  }),
-);
+writeMutation('commandTunnelSession', {
+  type: CommandPayload,
+  description:
+    'Sends a command to the agent of an online tunnel session. Never retried: a command whose answer\nwas lost is reported as an error with outcome UNKNOWN, like every other write.',
+  input: [CommandInput, 'The agent and the command.'],
+  errors: [MUTATION_ERRORS, 'The command sent, or why not.'],
+  resolve: async ({ id, command }, ctx) => {
+    if (!isIdOf(id, 'tunnelSession'))
+      throw new InvalidInputError(`id ${quote(id)} is not a tunnel session id (ts_…).`, 'id');
+    // Sent or not, this operation no longer trusts what it read of the agent.
+    ctx.tunnelSessions.changed(id);
+    await refusalShown(ctx.client.commandTunnelSession(id, command), withReason);
+    return { id, command };
+  },
+});

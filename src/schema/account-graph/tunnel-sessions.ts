@@ -2,15 +2,13 @@
 // `tunnelSession(id)`, and the endpoints an agent serves (TunnelSession.endpoints, filtered upstream).
 import type { TunnelSession } from '../../upstream';
 import { TUNNEL_SESSION_CURSOR } from '../relay/cursors';
-import { RefType } from '../relay/refs';
-import { upstreamCalls } from '../upstream-calls';
+import { refTo } from '../relay/refs';
 import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
 
 const spec = {
   name: 'TunnelSession',
   kind: 'tunnelSession',
   lookup: (ctx) => ctx.tunnelSessions,
-  idDescription: "The upstream's own identifier (ts_…).",
 } as const satisfies Parameters<typeof listedNodeRef<TunnelSession>>[0];
 
 export const TunnelSessionNode = listedNodeRef<TunnelSession>(spec);
@@ -25,9 +23,7 @@ TunnelSessionNode.implement({
       description: 'The version of the ngrok agent (or SDK), e.g. 3.19.1.',
     }),
     credential: t.expose('credential', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
+      ...refTo([]),
       description: 'The credential (cr_…) the agent authenticated with.',
     }),
     ip: t.exposeString('ip', { nullable: true, description: 'Source IP address the agent connected from.' }),
@@ -54,14 +50,12 @@ TunnelSessionNode.implement({
 listedQueries(TunnelSessionNode, {
   ...spec,
   list: 'tunnelSessions',
-  one: 'tunnelSession',
   cursor: TUNNEL_SESSION_CURSOR,
   listDescription:
     'Online agents (tunnel sessions), newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when no online tunnel session has this id.',
-  argDescription: 'A tunnel session id (ts_…).',
-  connection: { name: 'TunnelSessionConnection', description: 'A page of online agents.' },
-  edge: { name: 'TunnelSessionEdge', description: 'One agent of a page, with its cursor.' },
+  connection: 'A page of online agents.',
+  edge: 'One agent of a page, with its cursor.',
 });
 
 endpointsReferring(

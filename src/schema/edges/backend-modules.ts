@@ -6,8 +6,9 @@ import type { LoadedBackendModule } from '../../lookups';
 import type { BackendModuleInput, RouteKey } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown } from '../mutation-errors';
-import { RefType } from '../relay/refs';
+import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
+import { writeMutation } from '../write-mutations';
 
 export const BackendModuleType = builder.objectRef<LoadedBackendModule>('BackendModule');
 
@@ -17,12 +18,7 @@ BackendModuleType.implement({
     edgeId: t.exposeID('edgeId', { description: 'The HTTPS edge (edghts_…).' }),
     routeId: t.exposeID('routeId', { description: 'The route of that edge (edghtsrt_…).' }),
     enabled: t.exposeBoolean('enabled', { description: 'True when the module is applied to traffic.' }),
-    backend: t.expose('backend', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
-      description: 'Null when the route has no backend.',
-    }),
+    backend: t.expose('backend', { ...refTo([]), description: 'Null when the route has no backend.' }),
   }),
 });
 
@@ -112,57 +108,47 @@ const DeletePayload = builder.objectRef<RouteKey>('DeleteHttpsEdgeRouteBackendPa
   }),
 });
 
-builder.mutationFields((t) => ({
-  replaceHttpsEdgeRouteBackend: t.field({
-    type: BackendModuleType,
-    description: 'Attaches a backend to a route (PUT), replacing any module it had.',
-    ...upstreamCalls({ kind: 'write', calls: 1 }),
-    args: { input: t.arg({ type: ReplaceInput, required: true, description: 'The route and the backend.' }) },
-    errors: {
-      types: MUTATION_ERRORS,
-      union: { name: 'ReplaceHttpsEdgeRouteBackendResult', description: 'The new module, or why not.' },
-      result: {
-        name: 'ReplaceHttpsEdgeRouteBackendPayload',
-        description: 'The backend module as it is now.',
-      },
-      dataField: { name: 'backendModule', description: 'The backend module as the ngrok API stored it.' },
-    },
-    resolve: async (_root, { input }, ctx): Promise<LoadedBackendModule> => {
-      const route = checkedRoute(input);
-      if (!isBackendId(input.backendId)) {
-        throw new InvalidInputError(`backendId ${quote(input.backendId)} is not a backend id.`, 'backendId');
-      }
-      // A failed write may still have landed: this operation reads the route again.
-      ctx.backendModules.changed(route);
-      const stored = await refusalShown(
-        ctx.client.replaceBackendModule(route, {
-          backendId: input.backendId,
-          enabled: input.enabled ?? undefined,
-        }),
-        inSchemaTerms,
-      );
-      const module = { edgeId: route.edgeId, routeId: route.routeId, ...stored };
-      if (module.backend) ctx.backendModules.saved(module);
-      else ctx.backendModules.deleted(route);
-      return module;
-    },
-  }),
-  deleteHttpsEdgeRouteBackend: t.field({
-    type: DeletePayload,
-    description: 'Detaches the backend module from a route (DELETE).',
-    ...upstreamCalls({ kind: 'write', calls: 1 }),
-    args: { input: t.arg({ type: DeleteInput, required: true, description: 'The route.' }) },
-    errors: {
-      types: MUTATION_ERRORS,
-      directResult: true,
-      union: { name: 'DeleteHttpsEdgeRouteBackendResult', description: 'The route, or why not.' },
-    },
-    resolve: async (_root, { input }, ctx) => {
-      const route = checkedRoute(input);
-      ctx.backendModules.changed(route);
-      await ctx.client.deleteBackendModule(route);
-      ctx.backendModules.deleted(route);
-      return { edgeId: route.edgeId, routeId: route.routeId };
-    },
-  }),
-}));
+writeMutation('replaceHttpsEdgeRouteBackend', {
+  type: BackendModuleType,
+  description: 'Attaches a backend to a route (PUT), replacing any module it had.',
+  input: [ReplaceInput, 'The route and the backend.'],
+  errors: [MUTATION_ERRORS, 'The new module, or why not.'],
+  payload: [
+    'The backend module as it is now.',
+    'backendModule',
+    'The backend module as the ngrok API stored it.',
+  ],
+  resolve: async (input, ctx): Promise<LoadedBackendModule> => {
+    const route = checkedRoute(input);
+    if (!isBackendId(input.backendId)) {
+      throw new InvalidInputError(`backendId ${quote(input.backendId)} is not a backend id.`, 'backendId');
+    }
+    // A failed write may still have landed: this operation reads the route again.
+    ctx.backendModules.changed(route);
+    const stored = await refusalShown(
+      ctx.client.replaceBackendModule(route, {
+        backendId: input.backendId,
+        enabled: input.enabled ?? undefined,
+      }),
+      inSchemaTerms,
+    );
+    const module = { edgeId: route.edgeId, routeId: route.routeId, ...stored };
+    if (module.backend) ctx.backendModules.saved(module);
+    else ctx.backendModules.deleted(route);
+    return module;
+  },
+});
+
+writeMutation('deleteHttpsEdgeRouteBackend', {
+  type: DeletePayload,
+  description: 'Detaches the backend module from a route (DELETE).',
+  input: [DeleteInput, 'The route.'],
+  errors: [MUTATION_ERRORS, 'The route, or why not.'],
+  resolve: async (input, ctx) => {
+    const route = checkedRoute(input);
+    ctx.backendModules.changed(route);
+    await ctx.client.deleteBackendModule(route);
+    ctx.backendModules.deleted(route);
+    return { edgeId: route.edgeId, routeId: route.routeId };
+  },
+});

@@ -8,10 +8,10 @@ import {
   matchesNothing,
 } from '../../upstream';
 import { builder } from '../builder';
+import { byIdField } from '../relay/by-id-field';
 import { ENDPOINT_CURSOR } from '../relay/cursors';
-import { connectionOf, EMPTY_SLICE, forwardPaging } from '../relay/forward-connection';
-import { nodeIdOf } from '../relay/node-ids';
-import { RefType } from '../relay/refs';
+import { EMPTY_SLICE, forwardPage } from '../relay/forward-connection';
+import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 
 const MAX_FILTER_URLS = 100;
@@ -79,36 +79,17 @@ EndpointNode.implement({
       nullable: true,
       description: 'Where an agent endpoint forwards traffic; null for cloud endpoints.',
     }),
-    domain: t.expose('domain', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['reservedDomain'] }),
-      nullable: true,
-      description: 'Its reserved domain.',
-    }),
-    tcpAddr: t.expose('tcpAddr', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['reservedAddress'] }),
-      nullable: true,
-      description: 'Its TCP address.',
-    }),
+    domain: t.expose('domain', { ...refTo(['reservedDomain']), description: 'Its reserved domain.' }),
+    tcpAddr: t.expose('tcpAddr', { ...refTo(['reservedAddress']), description: 'Its TCP address.' }),
     tunnel: t.expose('tunnel', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['tunnel'] }),
-      nullable: true,
+      ...refTo(['tunnel']),
       description: 'The agent tunnel serving it (agent endpoints).',
     }),
     tunnelSession: t.expose('tunnelSession', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['tunnelSession'] }),
-      nullable: true,
+      ...refTo(['tunnelSession']),
       description: 'The agent session serving it (agent endpoints).',
     }),
-    principal: t.expose('principal', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
-      description: 'Who created it.',
-    }),
+    principal: t.expose('principal', { ...refTo([]), description: 'Who created it.' }),
   }),
 });
 
@@ -150,30 +131,28 @@ export const EndpointConnection = builder.connectionObject(
   { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
 );
 
-builder.queryFields((t) => ({
-  endpoints: t.connection(
+builder.queryField('endpoints', (t) =>
+  t.connection(
     {
       type: EndpointNode,
       description:
         'Endpoints of the account (agent and cloud), newest first. Forward paging: first (1..100, default 20) and after.',
       ...upstreamCalls({ kind: 'page' }),
       args: { filter: t.arg({ type: EndpointFilterInput, description: 'Which endpoints (default all).' }) },
-      resolve: async (_root, args, ctx) => {
-        const { first, beforeId } = forwardPaging('endpoints', args, ENDPOINT_CURSOR);
-        const spec = filterSpec(args.filter);
-        if (matchesNothing(spec)) return connectionOf(EMPTY_SLICE, ENDPOINT_CURSOR);
-        const slice = await ctx.endpoints.page(first, beforeId, compileEndpointFilter(spec));
-        return connectionOf(slice, ENDPOINT_CURSOR);
-      },
+      resolve: (_root, args, ctx) =>
+        forwardPage('endpoints', args, ENDPOINT_CURSOR, async (first, beforeId) => {
+          const spec = filterSpec(args.filter);
+          if (matchesNothing(spec)) return EMPTY_SLICE;
+          return ctx.endpoints.page(first, beforeId, compileEndpointFilter(spec));
+        }),
     },
     EndpointConnection,
   ),
-  endpoint: t.field({
-    type: EndpointNode,
-    nullable: true,
-    description: 'Null when the account has no endpoint with this id.',
-    args: { id: t.arg.id({ required: true, description: 'An endpoint id (ep_…).' }) },
-    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { endpoint: ENDPOINT_BY_ID } }),
-    resolve: (_root, { id }, ctx) => ctx.endpoints.load(nodeIdOf(id, 'endpoint')),
-  }),
-}));
+);
+
+byIdField('endpoint', EndpointNode, {
+  kind: 'endpoint',
+  description: 'Null when the account has no endpoint with this id.',
+  fetched: ENDPOINT_BY_ID,
+  load: (ctx, id) => ctx.endpoints.load(id),
+});

@@ -1,12 +1,13 @@
 // The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each tells the
 // operation's endpoint lookup what it did, so later reads in the operation see the write, and
 // announces it to the account's endpointEvents subscribers at once.
+import type { Context } from '../../context';
 import { InvalidInputError } from '../../errors';
 import { isIdOf, quote } from '../../ids';
-import type { EndpointFields } from '../../upstream';
+import type { Endpoint, EndpointFields } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
-import { upstreamCalls } from '../upstream-calls';
+import { writeMutation } from '../write-mutations';
 import { EndpointNode } from './endpoints';
 
 function checkedId(id: string): string {
@@ -68,77 +69,62 @@ function updateFields(input: { [K in keyof EndpointFields]?: Given<EndpointField
   return fields as EndpointFields;
 }
 
-builder.mutationFields((t) => ({
-  createCloudEndpoint: t.field({
-    type: EndpointNode,
-    description: 'Creates a cloud endpoint (POST /endpoints).',
-    ...upstreamCalls({ kind: 'write', calls: 1 }),
-    args: { input: t.arg({ type: CreateInput, required: true, description: 'The new endpoint.' }) },
-    errors: {
-      types: [InvalidInputError],
-      union: { name: 'CreateCloudEndpointResult', description: 'The new endpoint, or why not.' },
-      result: { name: 'CreateCloudEndpointPayload', description: 'The endpoint as created.' },
-      dataField: { name: 'endpoint', description: 'The endpoint as the ngrok API stored it.' },
-    },
-    resolve: async (_root, { input }, ctx) => {
-      const endpoint = await refusalShown(
-        ctx.client.createCloudEndpoint({
-          url: input.url,
-          trafficPolicy: input.trafficPolicy,
-          ...(input.description != null ? { description: input.description } : {}),
-          ...(input.metadata != null ? { metadata: input.metadata } : {}),
-          ...(input.bindings != null ? { bindings: input.bindings } : {}),
-          ...(input.poolingEnabled != null ? { poolingEnabled: input.poolingEnabled } : {}),
-        }),
-        withReason,
-      );
-      ctx.endpoints.saved(endpoint);
-      await ctx.endpointWritten({ type: 'created', endpoint });
-      return endpoint;
-    },
-  }),
-  updateEndpoint: t.field({
-    type: EndpointNode,
-    description: 'Changes a cloud endpoint (PATCH): only the fields given.',
-    ...upstreamCalls({ kind: 'write', calls: 1 }),
-    args: {
-      input: t.arg({ type: UpdateInput, required: true, description: 'The endpoint and its changes.' }),
-    },
-    errors: {
-      types: MUTATION_ERRORS,
-      union: { name: 'UpdateEndpointResult', description: 'The endpoint as it is now, or why not.' },
-      result: { name: 'UpdateEndpointPayload', description: 'The endpoint as it is now.' },
-      dataField: { name: 'endpoint', description: 'The endpoint as the ngrok API stored it.' },
-    },
-    resolve: async (_root, { input }, ctx) => {
-      const { id: given, ...changes } = input;
-      const id = checkedId(given);
-      const fields = updateFields(changes);
-      // A failed write may still have landed: this operation reads the endpoint again.
-      ctx.endpoints.changed(id);
-      const endpoint = await refusalShown(ctx.client.updateEndpoint(id, fields), withReason);
-      ctx.endpoints.saved(endpoint);
-      await ctx.endpointWritten({ type: 'updated', endpoint });
-      return endpoint;
-    },
-  }),
-  deleteEndpoint: t.field({
-    type: DeletePayload,
-    description: 'Deletes a cloud endpoint (DELETE).',
-    ...upstreamCalls({ kind: 'write', calls: 1 }),
-    args: { input: t.arg({ type: DeleteInput, required: true, description: 'The endpoint.' }) },
-    errors: {
-      types: MUTATION_ERRORS,
-      directResult: true,
-      union: { name: 'DeleteEndpointResult', description: 'The deleted id, or why not.' },
-    },
-    resolve: async (_root, { input }, ctx) => {
-      const id = checkedId(input.id);
-      ctx.endpoints.changed(id);
-      await refusalShown(ctx.client.deleteEndpoint(id), withReason);
-      ctx.endpoints.deleted(id);
-      await ctx.endpointWritten({ type: 'deleted', id });
-      return { id };
-    },
-  }),
-}));
+/** The endpoint as the write stored it: told to the operation's lookup and to the subscribers. */
+async function stored(ctx: Context, type: 'created' | 'updated', endpoint: Endpoint): Promise<Endpoint> {
+  ctx.endpoints.saved(endpoint);
+  await ctx.endpointWritten({ type, endpoint });
+  return endpoint;
+}
+
+writeMutation('createCloudEndpoint', {
+  type: EndpointNode,
+  description: 'Creates a cloud endpoint (POST /endpoints).',
+  input: [CreateInput, 'The new endpoint.'],
+  errors: [[InvalidInputError], 'The new endpoint, or why not.'],
+  payload: ['The endpoint as created.', 'endpoint', 'The endpoint as the ngrok API stored it.'],
+  resolve: async (input, ctx) => {
+    const endpoint = await refusalShown(
+      ctx.client.createCloudEndpoint({
+        url: input.url,
+        trafficPolicy: input.trafficPolicy,
+        ...(input.description != null ? { description: input.description } : {}),
+        ...(input.metadata != null ? { metadata: input.metadata } : {}),
+        ...(input.bindings != null ? { bindings: input.bindings } : {}),
+        ...(input.poolingEnabled != null ? { poolingEnabled: input.poolingEnabled } : {}),
+      }),
+      withReason,
+    );
+    return stored(ctx, 'created', endpoint);
+  },
+});
+
+writeMutation('updateEndpoint', {
+  type: EndpointNode,
+  description: 'Changes a cloud endpoint (PATCH): only the fields given.',
+  input: [UpdateInput, 'The endpoint and its changes.'],
+  errors: [MUTATION_ERRORS, 'The endpoint as it is now, or why not.'],
+  payload: ['The endpoint as it is now.', 'endpoint', 'The endpoint as the ngrok API stored it.'],
+  resolve: async (input, ctx) => {
+    const { id: given, ...changes } = input;
+    const id = checkedId(given);
+    const fields = updateFields(changes);
+    // A failed write may still have landed: this operation reads the endpoint again.
+    ctx.endpoints.changed(id);
+    return stored(ctx, 'updated', await refusalShown(ctx.client.updateEndpoint(id, fields), withReason));
+  },
+});
+
+writeMutation('deleteEndpoint', {
+  type: DeletePayload,
+  description: 'Deletes a cloud endpoint (DELETE).',
+  input: [DeleteInput, 'The endpoint.'],
+  errors: [MUTATION_ERRORS, 'The deleted id, or why not.'],
+  resolve: async (input, ctx) => {
+    const id = checkedId(input.id);
+    ctx.endpoints.changed(id);
+    await refusalShown(ctx.client.deleteEndpoint(id), withReason);
+    ctx.endpoints.deleted(id);
+    await ctx.endpointWritten({ type: 'deleted', id });
+    return { id };
+  },
+});

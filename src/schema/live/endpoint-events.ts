@@ -22,32 +22,15 @@ const EndpointEventKind = builder.enumType('EndpointEventKind', {
   } as const,
 });
 
-const EndpointEvent = builder.objectRef<EndpointEventPayload>('EndpointEvent').implement({
-  description: 'An endpoint of the account appeared, changed or disappeared.',
-  fields: (t) => ({
-    kind: t.field({
-      type: EndpointEventKind,
-      description: 'ONLINE, OFFLINE or UPDATED.',
-      resolve: (event) => event.kind,
-    }),
-    endpointId: t.exposeID('endpointId', {
-      description: "The endpoint's id; on OFFLINE, what a client removes (Relay: @deleteRecord).",
-    }),
-    endpoint: t.field({
-      type: EndpointNode,
-      description: 'The endpoint as listed (ONLINE, UPDATED), or as last seen (OFFLINE).',
-      resolve: (event) => event.endpoint,
-    }),
-    observedAt: t.field({
-      type: 'DateTime',
-      description: "When the gateway's poll (or a write through it) observed the change (RFC 3339).",
-      resolve: (event) => event.observedAt,
-    }),
-  }),
-});
-
-liveSubscription('endpointEvents', {
-  type: EndpointEvent,
+liveSubscription<EndpointEventPayload>('endpointEvents', {
+  event: {
+    name: 'EndpointEvent',
+    description: 'An endpoint of the account appeared, changed or disappeared.',
+    kind: [EndpointEventKind, 'ONLINE, OFFLINE or UPDATED.'],
+    id: ['endpointId', "The endpoint's id; on OFFLINE, what a client removes (Relay: @deleteRecord)."],
+    item: ['endpoint', 'The endpoint as listed (ONLINE, UPDATED), or as last seen (OFFLINE).', EndpointNode],
+    observedAt: "When the gateway's poll (or a write through it) observed the change (RFC 3339).",
+  },
   description:
     "Endpoints of the caller's account appearing, changing and disappearing, from the same one poller " +
     'per account (and budget) as tunnelEvents. A write made through this gateway is announced to every ' +

@@ -1,20 +1,58 @@
-// What the live subscriptions (tunnelEvents, endpointEvents, tunnelSessionEvents) share: the
-// includeCurrent argument, the stream of their list from the context, the error that may end it
-// (thrown as the stream's last result), their upstream calls for the demand planner, and the
-// ONLINE/OFFLINE kinds of the lists whose items only come and go.
-import type { ObjectRef } from '@pothos/core';
+// What the live subscriptions (tunnelEvents, endpointEvents, tunnelSessionEvents) share: their
+// event type (kind, the item's id, the item, observedAt), the includeCurrent argument, the stream
+// of their list from the context, the error that may end it (thrown as the stream's last result),
+// their upstream calls for the demand planner, and the ONLINE/OFFLINE kinds of the lists whose
+// items only come and go.
+import type { EnumRef, ObjectRef } from '@pothos/core';
 import { type Context, enterEvent } from '../../context';
 import { GatewayError } from '../../errors';
 import type { LiveEvent, LiveKind } from '../../live/kinds';
 import type { StreamItem } from '../../live/stream';
-import { builder } from '../builder';
+import { builder, type SchemaTypes as Types } from '../builder';
 import { upstreamCalls } from '../upstream-calls';
 
-/** The schema's own Pothos types (context, scalars), as the builder was made with. */
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+/** A field of the event type: its name in the payload, and its description. */
+type EventField<E> = readonly [name: keyof E & string, description: string];
 
-export interface LiveSubscription<E extends LiveEvent> {
-  readonly type: ObjectRef<Types, E>;
+/** An event type: what happened (`kind`), the item's id and the item, and when it was observed. */
+interface LiveEventType<E extends LiveEvent> {
+  readonly name: string;
+  readonly description: string;
+  readonly kind: readonly [type: EnumRef<Types, E['kind']>, description: string];
+  readonly id: EventField<E>;
+  readonly item: readonly [...EventField<E>, type: ObjectRef<Types, E[keyof E]>];
+  readonly observedAt: string;
+}
+
+function liveEventType<E extends LiveEvent>(spec: LiveEventType<E>) {
+  const [kindType, kindDescription] = spec.kind;
+  const [id, idDescription] = spec.id;
+  const [item, itemDescription, itemType] = spec.item;
+  return builder.objectRef<E>(spec.name).implement({
+    description: spec.description,
+    fields: (t) => ({
+      kind: t.field({
+        type: kindType,
+        description: kindDescription,
+        resolve: (event) => event.kind as never,
+      }),
+      [id]: t.id({ description: idDescription, resolve: (event) => event[id] as string }),
+      [item]: t.field({
+        type: itemType,
+        description: itemDescription,
+        resolve: (event) => event[item] as never,
+      }),
+      observedAt: t.field({
+        type: 'DateTime',
+        description: spec.observedAt,
+        resolve: (event) => event.observedAt,
+      }),
+    }),
+  });
+}
+
+interface LiveSubscription<E extends LiveEvent> {
+  readonly event: LiveEventType<E>;
   readonly description: string;
   /** What includeCurrent sends first. */
   readonly includeCurrent: string;
@@ -23,9 +61,10 @@ export interface LiveSubscription<E extends LiveEvent> {
 }
 
 export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSubscription<E>): void {
+  const type = liveEventType(spec.event);
   builder.subscriptionField(name, (t) =>
     t.field({
-      type: spec.type,
+      type,
       description: spec.description,
       ...upstreamCalls({ kind: 'stream' }),
       args: {

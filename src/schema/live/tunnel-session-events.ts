@@ -3,7 +3,6 @@
 // while someone subscribes); this file only shapes what subscribers receive.
 import type { TunnelSessionEventPayload } from '../../live/tunnel-session-events';
 import { TunnelSessionNode } from '../account-graph/tunnel-sessions';
-import { builder } from '../builder';
 import { liveSubscription, presenceKindEnum } from './subscription-fields';
 
 const TunnelSessionEventKind = presenceKindEnum(
@@ -12,32 +11,15 @@ const TunnelSessionEventKind = presenceKindEnum(
   'session',
 );
 
-const TunnelSessionEvent = builder.objectRef<TunnelSessionEventPayload>('TunnelSessionEvent').implement({
-  description: 'An agent of the account connected (ONLINE) or went away (OFFLINE).',
-  fields: (t) => ({
-    kind: t.field({
-      type: TunnelSessionEventKind,
-      description: 'ONLINE or OFFLINE.',
-      resolve: (event) => event.kind,
-    }),
-    tunnelSessionId: t.exposeID('tunnelSessionId', {
-      description: "The session's id; on OFFLINE, what a client removes (Relay: @deleteRecord).",
-    }),
-    tunnelSession: t.field({
-      type: TunnelSessionNode,
-      description: 'The session as listed (ONLINE), or as last seen (OFFLINE).',
-      resolve: (event) => event.tunnelSession,
-    }),
-    observedAt: t.field({
-      type: 'DateTime',
-      description: "When the gateway's poll observed the change (RFC 3339).",
-      resolve: (event) => event.observedAt,
-    }),
-  }),
-});
-
-liveSubscription('tunnelSessionEvents', {
-  type: TunnelSessionEvent,
+liveSubscription<TunnelSessionEventPayload>('tunnelSessionEvents', {
+  event: {
+    name: 'TunnelSessionEvent',
+    description: 'An agent of the account connected (ONLINE) or went away (OFFLINE).',
+    kind: [TunnelSessionEventKind, 'ONLINE or OFFLINE.'],
+    id: ['tunnelSessionId', "The session's id; on OFFLINE, what a client removes (Relay: @deleteRecord)."],
+    item: ['tunnelSession', 'The session as listed (ONLINE), or as last seen (OFFLINE).', TunnelSessionNode],
+    observedAt: "When the gateway's poll observed the change (RFC 3339).",
+  },
   description:
     "Agents of the caller's account connecting and disconnecting, from the same one poller per account " +
     '(and budget) as tunnelEvents and endpointEvents: the agents list is walked only while someone ' +

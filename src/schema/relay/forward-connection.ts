@@ -1,5 +1,6 @@
-// What the forward-only connections (tunnels, endpoints) share: their paging arguments checked,
-// and a page of items shaped as a Relay connection with a lazy, exact hasNextPage.
+// What the forward-only connections (tunnels, endpoints, the account graph's lists) share: their
+// paging arguments checked, and a page of items shaped as a Relay connection with a lazy, exact
+// hasNextPage.
 import { badInput } from '../../errors';
 import type { Slice } from '../../lookups';
 import { MAX_PAGE_SIZE } from '../../upstream';
@@ -23,7 +24,7 @@ export function checkedFirst(given: unknown): number {
 }
 
 /** first (1..100, default 20) and the upstream cursor in `after`; last/before are BAD_USER_INPUT. */
-export function forwardPaging(
+function forwardPaging(
   name: string,
   args: PagingArgs,
   cursors: CursorCodec,
@@ -47,7 +48,7 @@ class Edge<T extends { readonly id: string }> {
   }
 }
 
-export function connectionOf<T extends { readonly id: string }>(slice: Slice<T>, cursors: CursorCodec) {
+function connectionOf<T extends { readonly id: string }>(slice: Slice<T>, cursors: CursorCodec) {
   const edges = slice.items.map((node) => new Edge(node, cursors));
   return {
     edges,
@@ -69,3 +70,17 @@ export function connectionOf<T extends { readonly id: string }>(slice: Slice<T>,
 
 /** An empty page, for a filter that can match nothing (no call). */
 export const EMPTY_SLICE: Slice<never> = { items: [], hasNextPage: async () => false };
+
+/**
+ * The connection `name` resolved: its paging arguments checked, then `read` asked for the page of
+ * `first` items before the cursor's.
+ */
+export async function forwardPage<T extends { readonly id: string }>(
+  name: string,
+  args: PagingArgs,
+  cursors: CursorCodec,
+  read: (first: number, beforeId: string | undefined) => Promise<Slice<T>>,
+) {
+  const { first, beforeId } = forwardPaging(name, args, cursors);
+  return connectionOf(await read(first, beforeId), cursors);
+}

@@ -40,3 +40,9 @@ export function nodeIdOf(id: string, kind: NodeKind): string {
   }
   return id;
 }
+
+/** The description of a by-id field's `id` argument: "A tunnel id (tn_…)." */
+export function idArgDescription(kind: NodeKind): string {
+  const noun = NODE_KINDS[kind].noun;
+  return `${noun[0]?.toUpperCase()}${noun.slice(1)} id (${ID_KINDS[kind]}_…).`;
+}

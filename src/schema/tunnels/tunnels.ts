@@ -1,10 +1,10 @@
 // Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
 import type { Tunnel } from '../../upstream';
 import { builder } from '../builder';
+import { byIdField } from '../relay/by-id-field';
 import { TUNNEL_CURSOR } from '../relay/cursors';
-import { connectionOf, forwardPaging } from '../relay/forward-connection';
-import { nodeIdOf } from '../relay/node-ids';
-import { RefType } from '../relay/refs';
+import { forwardPage } from '../relay/forward-connection';
+import { RefType, refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 export const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
@@ -69,9 +69,7 @@ TunnelNode.implement({
       description: 'The tunnel session on which this tunnel was started.',
     }),
     endpoint: t.expose('endpoint', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['endpoint'] }),
-      nullable: true,
+      ...refTo(['endpoint']),
       description: 'The ephemeral endpoint of an agent-initiated tunnel.',
     }),
     labels: t.field({
@@ -99,27 +97,23 @@ TunnelNode.implement({
   }),
 });
 
-builder.queryFields((t) => ({
-  tunnels: t.connection(
+builder.queryField('tunnels', (t) =>
+  t.connection(
     {
       type: TunnelNode,
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
       ...upstreamCalls({ kind: 'page' }),
-      resolve: async (_root, args, ctx) => {
-        const { first, beforeId } = forwardPaging('tunnels', args, TUNNEL_CURSOR);
-        const slice = await ctx.tunnels.page(first, beforeId);
-        return connectionOf(slice, TUNNEL_CURSOR);
-      },
+      resolve: (_root, args, ctx) =>
+        forwardPage('tunnels', args, TUNNEL_CURSOR, (first, beforeId) => ctx.tunnels.page(first, beforeId)),
     },
     { name: 'TunnelConnection', description: 'A page of online tunnels.' },
     { name: 'TunnelEdge', description: 'One tunnel of a page, with its cursor.' },
   ),
-  tunnel: t.field({
-    type: TunnelNode,
-    nullable: true,
-    description: 'Null when no online tunnel has this id.',
-    args: { id: t.arg.id({ required: true, description: 'A tunnel id (tn_…).' }) },
-    ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { tunnel: TUNNEL_BY_ID } }),
-    resolve: (_root, { id }, ctx) => ctx.tunnels.load(nodeIdOf(id, 'tunnel')),
-  }),
-}));
+);
+
+byIdField('tunnel', TunnelNode, {
+  kind: 'tunnel',
+  description: 'Null when no online tunnel has this id.',
+  fetched: TUNNEL_BY_ID,
+  load: (ctx, id) => ctx.tunnels.load(id),
+});

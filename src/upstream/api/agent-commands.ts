@@ -3,10 +3,8 @@
 // failure after sending, a 5xx included, leaves the outcome unknown: stages/outcome.ts). A 404 is no
 // such online agent; a 400 is the agent's refusal, with the upstream's cleaned reason.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
-import type { RouteName } from '../http/request';
-import type { UpstreamKey } from '../http/upstream-key';
-import type { UpstreamTransport } from '../transport';
-import { write } from './calls';
+import type { RouteName, UpstreamRequest } from '../http/request';
+import { writing } from './calls';
 
 export type AgentCommand = 'restart' | 'stop' | 'update';
 
@@ -24,22 +22,14 @@ function refused(error: unknown, id: string): unknown {
   return error;
 }
 
-export const commandTunnelSession = (
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  id: string,
-  command: AgentCommand,
-): Promise<void> =>
-  write(
-    transport,
-    key,
-    {
-      route: ROUTES[command],
-      method: 'POST',
-      segments: ['tunnel_sessions', id, command],
-      body: {},
-      forwarded: true,
-    },
-    () => undefined,
-    (error) => refused(error, id),
-  );
+export const commandTunnelSession = writing(
+  (id: string, command: AgentCommand): UpstreamRequest => ({
+    route: ROUTES[command],
+    method: 'POST',
+    segments: ['tunnel_sessions', id, command],
+    body: {},
+    forwarded: true,
+  }),
+  () => undefined,
+  refused,
+);

@@ -3,7 +3,7 @@ import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
-import { readOrNull, write } from './calls';
+import { readOrNull, writing } from './calls';
 import { type BackendModule, parseBackendModule } from './json/backend-module';
 
 export interface RouteKey {
@@ -81,32 +81,23 @@ export async function getBackendModule(
   }
 }
 
-export function replaceBackendModule(
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  route: RouteKey,
-  input: BackendModuleInput,
-): Promise<BackendModule> {
-  const body: Record<string, unknown> = { backend_id: input.backendId };
-  if (input.enabled !== undefined) body.enabled = input.enabled;
-  return write(
-    transport,
-    key,
-    { route: 'replaceBackend', method: 'PUT', segments: segmentsOf(route), body },
-    parseBackendModule,
-    (error) => domainError(error, route),
-  );
-}
+export const replaceBackendModule = writing(
+  (route: RouteKey, input: BackendModuleInput): UpstreamRequest => ({
+    route: 'replaceBackend',
+    method: 'PUT',
+    segments: segmentsOf(route),
+    body: { backend_id: input.backendId, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) },
+  }),
+  parseBackendModule,
+  domainError,
+);
 
-export const deleteBackendModule = (
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  route: RouteKey,
-): Promise<void> =>
-  write(
-    transport,
-    key,
-    { route: 'deleteBackend', method: 'DELETE', segments: segmentsOf(route) },
-    () => undefined,
-    (error) => domainError(error, route),
-  );
+export const deleteBackendModule = writing(
+  (route: RouteKey): UpstreamRequest => ({
+    route: 'deleteBackend',
+    method: 'DELETE',
+    segments: segmentsOf(route),
+  }),
+  () => undefined,
+  domainError,
+);

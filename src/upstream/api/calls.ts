@@ -1,7 +1,8 @@
 // The three ways a resource calls the upstream with the caller's API key, each reading the answer
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
-// write, whose failures the resource turns into its domain errors. Identical reads in flight share
-// one answer (the coalesce stage): it is read into its domain shape once, and every caller gets that.
+// write, whose failures the resource turns into its domain errors. Most resources declare their
+// calls from a request and a parser with `reading` and `writing`. Identical reads in flight share one
+// answer (the coalesce stage): it is read into its domain shape once, and every caller gets that.
 import { UpstreamError } from '../../errors';
 import type { UpstreamRequest, UpstreamResponse } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
@@ -41,7 +42,7 @@ export async function readOrNull<T>(
 }
 
 /** `refused` maps any failure: to a domain error when it is an expected refusal, else to itself. */
-export async function write<T>(
+async function write<T>(
   transport: UpstreamTransport,
   key: UpstreamKey,
   request: UpstreamRequest,
@@ -54,3 +55,29 @@ export async function write<T>(
     throw refused(error);
   }
 }
+
+/** A resource's call, as the client runs it with its transport and key. */
+type Call<A extends unknown[], T> = (
+  transport: UpstreamTransport,
+  key: UpstreamKey,
+  ...args: A
+) => Promise<T>;
+
+/** A read: the request its arguments make, and the parser of the answer. */
+export const reading =
+  <A extends unknown[], T>(
+    request: (...args: A) => UpstreamRequest,
+    parse: (json: unknown) => T,
+  ): Call<A, T> =>
+  (transport, key, ...args) =>
+    read(transport, key, request(...args), parse);
+
+/** A write: its request, its parser, and its refusals as domain errors (told the call's arguments). */
+export const writing =
+  <A extends unknown[], T>(
+    request: (...args: A) => UpstreamRequest,
+    parse: (json: unknown) => T,
+    refused: (error: unknown, ...args: A) => unknown,
+  ): Call<A, T> =>
+  (transport, key, ...args) =>
+    write(transport, key, request(...args), parse, (error) => refused(error, ...args));

@@ -2,10 +2,8 @@
 // GET, POST, PATCH and DELETE. The writes turn the upstream's refusals into domain errors.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
 import type { UpstreamRequest } from '../http/request';
-import type { UpstreamKey } from '../http/upstream-key';
-import type { UpstreamTransport } from '../transport';
-import { read, write } from './calls';
-import { type Endpoint, type EndpointPage, parseEndpoint, parseEndpointPage } from './json/endpoint';
+import { reading, writing } from './calls';
+import { parseEndpoint, parseEndpointPage } from './json/endpoint';
 
 export interface EndpointPageRequest {
   /** 1..100, the upstream's own bounds. */
@@ -86,49 +84,36 @@ function domainError(error: unknown, id?: string): unknown {
   return error;
 }
 
-export const listEndpoints = (
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  page: EndpointPageRequest,
-): Promise<EndpointPage> => read(transport, key, listEndpointsRequest(page), parseEndpointPage);
+export const listEndpoints = reading(listEndpointsRequest, parseEndpointPage);
 
-export const createEndpoint = (
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  input: CloudEndpointInput,
-): Promise<Endpoint> =>
-  write(
-    transport,
-    key,
-    {
-      route: 'createEndpoint',
-      method: 'POST',
-      segments: ['endpoints'],
-      body: { type: 'cloud', ...bodyOf(input) },
-    },
-    parseEndpoint,
-    (error) => domainError(error),
-  );
+export const createEndpoint = writing(
+  (input: CloudEndpointInput): UpstreamRequest => ({
+    route: 'createEndpoint',
+    method: 'POST',
+    segments: ['endpoints'],
+    body: { type: 'cloud', ...bodyOf(input) },
+  }),
+  parseEndpoint,
+  (error) => domainError(error),
+);
 
-export const updateEndpoint = (
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  id: string,
-  fields: EndpointFields,
-): Promise<Endpoint> =>
-  write(
-    transport,
-    key,
-    { route: 'updateEndpoint', method: 'PATCH', segments: ['endpoints', id], body: bodyOf(fields) },
-    parseEndpoint,
-    (error) => domainError(error, id),
-  );
+export const updateEndpoint = writing(
+  (id: string, fields: EndpointFields): UpstreamRequest => ({
+    route: 'updateEndpoint',
+    method: 'PATCH',
+    segments: ['endpoints', id],
+    body: bodyOf(fields),
+  }),
+  parseEndpoint,
+  domainError,
+);
 
-export const deleteEndpoint = (transport: UpstreamTransport, key: UpstreamKey, id: string): Promise<void> =>
-  write(
-    transport,
-    key,
-    { route: 'deleteEndpoint', method: 'DELETE', segments: ['endpoints', id] },
-    () => undefined,
-    (error) => domainError(error, id),
-  );
+export const deleteEndpoint = writing(
+  (id: string): UpstreamRequest => ({
+    route: 'deleteEndpoint',
+    method: 'DELETE',
+    segments: ['endpoints', id],
+  }),
+  () => undefined,
+  domainError,
+);

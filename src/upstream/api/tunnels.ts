@@ -3,8 +3,8 @@
 import type { UpstreamRequest } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
-import { read, readOrNull } from './calls';
-import { parseTunnel, parseTunnelPage, type Tunnel, type TunnelPage } from './json/tunnel';
+import { reading, readOrNull } from './calls';
+import { parseTunnel, parseTunnelPage, type Tunnel } from './json/tunnel';
 
 /** The upstream's largest page (limit 1..100). */
 export const MAX_PAGE_SIZE = 100;
@@ -35,11 +35,7 @@ export const getTunnelRequest = (id: string): UpstreamRequest => ({
 /** The cheapest read there is, which the readiness check sends (UpstreamTransport.checkReadiness). */
 export const READINESS_REQUEST: UpstreamRequest = listTunnelsRequest({ limit: 1 });
 
-export const listTunnels = (
-  transport: UpstreamTransport,
-  key: UpstreamKey,
-  page: TunnelPageRequest,
-): Promise<TunnelPage> => read(transport, key, listTunnelsRequest(page), parseTunnelPage);
+export const listTunnels = reading(listTunnelsRequest, parseTunnelPage);
 
 /** One tunnel, or null when no online tunnel has this id. */
 export const getTunnel = (

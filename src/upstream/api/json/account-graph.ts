@@ -25,25 +25,24 @@ export interface TunnelSession {
   readonly transport?: string;
 }
 
-export interface ReservedDomain {
+/** What a reserved domain and a reserved TCP address share. */
+interface Reservation {
   readonly id: string;
-  readonly domain: string;
   readonly region?: string;
   readonly description?: string;
   readonly metadata?: string;
   readonly createdAt: string;
+}
+
+export interface ReservedDomain extends Reservation {
+  readonly domain: string;
   readonly cnameTarget?: string;
   readonly certificate?: Ref;
 }
 
-export interface ReservedAddress {
-  readonly id: string;
+export interface ReservedAddress extends Reservation {
   /** host:port. */
   readonly addr: string;
-  readonly region?: string;
-  readonly description?: string;
-  readonly metadata?: string;
-  readonly createdAt: string;
 }
 
 /** An optional string where "" means "does not apply". */
@@ -73,16 +72,21 @@ export function parseTunnelSession(v: unknown): TunnelSession {
   };
 }
 
+/** The fields every reservation has, from its object `o` (found at `where`). */
+const reservation = (o: Json, where: string, kind: 'reservedDomain' | 'reservedAddress'): Reservation => ({
+  id: requiredId(o, 'id', where, kind),
+  region: present(o, 'region', where),
+  description: present(o, 'description', where),
+  metadata: present(o, 'metadata', where),
+  createdAt: filled(o, 'created_at', where),
+});
+
 export function parseReservedDomain(v: unknown): ReservedDomain {
   const where = 'reserved_domain';
   const o = object(v, where);
   return {
-    id: requiredId(o, 'id', where, 'reservedDomain'),
+    ...reservation(o, where, 'reservedDomain'),
     domain: filled(o, 'domain', where),
-    region: present(o, 'region', where),
-    description: present(o, 'description', where),
-    metadata: present(o, 'metadata', where),
-    createdAt: filled(o, 'created_at', where),
     cnameTarget: present(o, 'cname_target', where),
     certificate: optionalRef(o.certificate, `${where}.certificate`, 'any'),
   };
@@ -91,12 +95,5 @@ export function parseReservedDomain(v: unknown): ReservedDomain {
 export function parseReservedAddress(v: unknown): ReservedAddress {
   const where = 'reserved_addr';
   const o = object(v, where);
-  return {
-    id: requiredId(o, 'id', where, 'reservedAddress'),
-    addr: filled(o, 'addr', where),
-    region: present(o, 'region', where),
-    description: present(o, 'description', where),
-    metadata: present(o, 'metadata', where),
-    createdAt: filled(o, 'created_at', where),
-  };
+  return { ...reservation(o, where, 'reservedAddress'), addr: filled(o, 'addr', where) };
 }
