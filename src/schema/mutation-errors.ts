@@ -3,7 +3,7 @@
 import { InvalidInputError, type MutationFailure, NotFoundError, RefusedInputError } from '../errors';
 import { builder } from './builder';
 
-export const ErrorInterface = builder.interfaceRef<MutationFailure>('Error').implement({
+const ErrorInterface = builder.interfaceRef<MutationFailure>('Error').implement({
   description: 'An expected failure of a mutation.',
   fields: (t) => ({
     message: t.exposeString('message', { description: 'What went wrong, for people.' }),

@@ -17,8 +17,8 @@ const addressSpec = {
   lookup: (ctx) => ctx.reservedAddresses,
 } as const satisfies Parameters<typeof listedNodeRef<ReservedAddress>>[0];
 
-export const ReservedDomainNode = listedNodeRef<ReservedDomain>(domainSpec);
-export const ReservedAddressNode = listedNodeRef<ReservedAddress>(addressSpec);
+const ReservedDomainNode = listedNodeRef<ReservedDomain>(domainSpec);
+const ReservedAddressNode = listedNodeRef<ReservedAddress>(addressSpec);
 
 ReservedDomainNode.implement({
   description: 'A domain reserved on the account (rd_…).',

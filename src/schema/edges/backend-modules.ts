@@ -10,7 +10,7 @@ import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 import { writeMutation } from '../write-mutations';
 
-export const BackendModuleType = builder.objectRef<LoadedBackendModule>('BackendModule');
+const BackendModuleType = builder.objectRef<LoadedBackendModule>('BackendModule');
 
 BackendModuleType.implement({
   description: 'The backend attached to a route of an HTTPS edge.',

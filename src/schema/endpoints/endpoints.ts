@@ -16,7 +16,7 @@ import { upstreamCalls } from '../upstream-calls';
 
 const MAX_FILTER_URLS = 100;
 
-export const EndpointTypeEnum = builder.enumType('EndpointType', {
+const EndpointTypeEnum = builder.enumType('EndpointType', {
   description:
     'Where an endpoint lives: started by an agent (lives as long as the agent) or kept in the cloud.',
   values: {

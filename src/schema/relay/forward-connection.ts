@@ -6,7 +6,7 @@ import type { Slice } from '../../lookups';
 import { MAX_PAGE_SIZE } from '../../upstream';
 import type { CursorCodec } from './cursors';
 
-export const DEFAULT_FIRST = 20;
+const DEFAULT_FIRST = 20;
 
 export interface PagingArgs {
   readonly first?: number | null;

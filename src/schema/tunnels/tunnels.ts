@@ -6,7 +6,8 @@ import { TUNNEL_CURSOR } from '../relay/cursors';
 import { forwardPage } from '../relay/forward-connection';
 import { RefType, refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
-export const TunnelProtocol = builder.enumType('TunnelProtocol', {
+
+const TunnelProtocol = builder.enumType('TunnelProtocol', {
   description: 'The protocol of an agent-initiated tunnel.',
   values: {
     HTTP: { value: 'http', description: 'HTTP' },
