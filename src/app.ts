@@ -84,7 +84,7 @@ export interface GatewayDeps {
   readonly tracing?: Tracing;
 }
 
-/** The transport's options: the config's upstream section as it is, at the URL the gateway talks to. */
+/** @internal test seam: The transport's options: the config's upstream section as it is, at the URL the gateway talks to. */
 export function transportOptions(config: Config, baseUrl: string): TransportOptions {
   const { url: _url, apiKey: _key, ...upstream } = config.upstream;
   return { ...upstream, baseUrl };

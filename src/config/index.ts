@@ -14,4 +14,11 @@ export type RedisConfig = Config['redis'];
 export type LiveConfig = Config['live'];
 export type TracingConfig = Config['tracing'];
 
-export { defaultConfig, flagOf, helpText, isLoopback, listenHost, loadConfig } from './load';
+export {
+  /** @internal test seam */ defaultConfig,
+  flagOf,
+  helpText,
+  isLoopback,
+  listenHost,
+  loadConfig,
+} from './load';

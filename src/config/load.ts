@@ -68,7 +68,7 @@ export function loadConfig(
   return frozen(settle(sections as Config));
 }
 
-/** The defaults alone (tests and tools). */
+/** @internal test seam: the defaults alone (tests and tools). */
 export const defaultConfig = (): Config => loadConfig({});
 
 /** The address the gateway listens on: HOST, or every interface (main.ts sets 127.0.0.1 for the stand-in). */

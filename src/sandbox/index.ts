@@ -1,18 +1,25 @@
 // The local stand-in of ngrok's REST API: a real HTTP server for tests, benchmarks and frontends.
-export { agentSessionOf, agentSessionsOf, reservationsFor } from './account-graph/data';
+export {
+  /** @internal test seam */ agentSessionOf,
+  /** @internal test seam */ agentSessionsOf,
+  /** @internal test seam */ reservationsFor,
+} from './account-graph/data';
 export { joinedAccount } from './account-graph/joined-account';
 export { DEFAULT_API_KEY, startSandbox } from './http/server';
 export { demoData } from './state/demo-data';
-export { idTime, newId } from './state/ids';
-export { DEFAULT_START, makeTunnels } from './tunnels/data';
+export { /** @internal test seam */ idTime, newId } from './state/ids';
+export {
+  /** @internal test seam */ DEFAULT_START,
+  /** @internal test seam */ makeTunnels,
+} from './tunnels/data';
 export type {
   AccountSeed,
   CloudEndpoint,
-  Fault,
-  RouteName,
+  /** @internal test seam */ Fault,
+  /** @internal test seam */ RouteName,
   Sandbox,
-  SandboxOptions,
-  UpstreamEndpoint,
-  UpstreamTunnel,
+  /** @internal test seam */ SandboxOptions,
+  /** @internal test seam */ UpstreamEndpoint,
+  /** @internal test seam */ UpstreamTunnel,
 } from './types';
 export { ROUTE_NAMES } from './types';

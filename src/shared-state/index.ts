@@ -1,23 +1,23 @@
 // The shared state's public surface: what the rest of the gateway imports. Each kind lives in its
 // own folder (interface, per-process and Redis sides); shared-state.ts puts them together.
-export { MemoryRateBudget } from './budget/memory-rate-budget';
+export { /** @internal test seam */ MemoryRateBudget } from './budget/memory-rate-budget';
 export {
-  type BudgetDecision,
+  /** @internal test seam */ type BudgetDecision,
   type ClaimKind,
-  ceilingsOf,
+  /** @internal test seam */ ceilingsOf,
   pollShareOf,
   type RateBudget,
   retryAfterFromMs,
 } from './budget/rate-budget';
-export { UnlimitedRateBudget } from './budget/unlimited-rate-budget';
+export { /** @internal test seam */ UnlimitedRateBudget } from './budget/unlimited-rate-budget';
 export type { CacheStore } from './cache/cache-store';
-export { MemoryCacheStore } from './cache/memory-cache-store';
+export { /** @internal test seam */ MemoryCacheStore } from './cache/memory-cache-store';
 export type { LeaseStore } from './lease/lease-store';
-export { MemoryLeaseStore } from './lease/memory-lease-store';
+export { /** @internal test seam */ MemoryLeaseStore } from './lease/memory-lease-store';
 export { MemoryPauseStore } from './pause/memory-pause-store';
 export { MAX_PAUSE_MS, type PauseStore } from './pause/pause-store';
 export type { RedisConnection } from './redis/connection';
 export { registerRedisMetrics } from './redis/metrics';
 export { createSharedState, type SharedState } from './shared-state';
-export { MemorySnapshotStore } from './snapshots/memory-snapshot-store';
-export type { SnapshotStore, StoredSnapshot } from './snapshots/snapshot-store';
+export { /** @internal test seam */ MemorySnapshotStore } from './snapshots/memory-snapshot-store';
+export type { SnapshotStore, /** @internal test seam */ StoredSnapshot } from './snapshots/snapshot-store';

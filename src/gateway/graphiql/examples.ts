@@ -255,7 +255,7 @@ mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: St
   ...LIVE_EXAMPLES,
 ];
 
-/** The example operation of that name (tests, recipes); throws for a name that is not one. */
+/** @internal test seam: The example operation of that name (tests, recipes); throws for a name that is not one. */
 export function exampleOperation(name: string): ExampleOperation {
   const found = EXAMPLE_OPERATIONS.find((op) => op.name === name);
   if (!found) throw new Error(`no example operation named ${name}`);

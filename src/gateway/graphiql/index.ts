@@ -2,8 +2,8 @@
 // served once with an ETag (graphiql-page.ts, graphiql-cache.ts), and the example operations it opens
 // with (examples.ts, live-examples.ts), filled with the ids of example-ids.ts.
 
-export { type ExampleIds, exampleIdsFrom, PLACEHOLDER_IDS } from './example-ids';
-export { EXAMPLE_OPERATIONS, exampleOperation } from './examples';
+export { type ExampleIds, exampleIdsFrom, /** @internal test seam */ PLACEHOLDER_IDS } from './example-ids';
+export { EXAMPLE_OPERATIONS, /** @internal test seam */ exampleOperation } from './examples';
 export { graphiqlOptions } from './graphiql';
 export { createGraphiQLServing, useGraphiQLCache } from './graphiql-cache';
-export { LIVE_EXAMPLES } from './live-examples';
+export { /** @internal test seam */ LIVE_EXAMPLES } from './live-examples';

@@ -9,12 +9,13 @@
  * be used: the gateway runs with a 128 MB heap (`npm start`), and what it stores in Redis (cached
  * answers of at most UPSTREAM_MAX_BODY_BYTES, 4 MB by default, snapshots) is far smaller.
  */
+/** @internal test seam */
 export const MAX_REPLY_BYTES = 64 * 1024 * 1024;
-/** Elements of one array: the gateway's own replies have at most a handful. */
+/** @internal test seam: Elements of one array: the gateway's own replies have at most a handful. */
 export const MAX_ARRAY_LENGTH = 1024 * 1024;
-/** Arrays within arrays: the parser recurses once per level. */
+/** @internal test seam: Arrays within arrays: the parser recurses once per level. */
 export const MAX_DEPTH = 32;
-/** A simple string or error line (an integer or a length: 20 characters). */
+/** @internal test seam: A simple string or error line (an integer or a length: 20 characters). */
 export const MAX_LINE_BYTES = 64 * 1024;
 
 const CR = 13;
