@@ -2,7 +2,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { LiveKind } from './kinds';
 
-export type PollOutcome = 'complete' | 'failed' | 'refused';
+export type PollOutcome = 'complete' | 'failed' | 'refused' | 'too_large';
 
 export interface LiveMetrics {
   subscriptions(list: LiveKind, delta: number): void;
@@ -41,7 +41,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   const polls = new Counter({
     name: 'gateway_live_polls_total',
-    help: 'Walks of a list (tunnels, endpoints, tunnel_sessions): complete (an observation), failed (discarded, backed off), refused (credential refused, poller stopped).',
+    help: 'Walks of a list (tunnels, endpoints, tunnel_sessions): complete (an observation), failed (discarded, backed off), refused (the upstream refused the list: its streams end), too_large (the list outgrew LIVE_MAX_SNAPSHOT_BYTES: its streams end).',
     labelNames: ['list', 'outcome'] as const,
     registers,
   });

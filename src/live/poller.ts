@@ -212,7 +212,7 @@ export class Poller {
    * here, and the poller stops.
    */
   private ended(kind: LiveKind, error: GatewayError | SnapshotTooLarge): boolean {
-    this.options.metrics.poll(kind, 'refused');
+    this.options.metrics.poll(kind, error instanceof SnapshotTooLarge ? 'too_large' : 'refused');
     this.refusedKinds.add(kind);
     this.options.feed.publish(KINDS[kind].topic, this.options.digest, endedMessage(kind, error));
     if (this.options.wanted().some((wanted) => !this.refusedKinds.has(wanted))) return false;
