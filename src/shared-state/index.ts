@@ -23,4 +23,4 @@ export type { RedisConnection, RedisState } from './redis/connection';
 export { registerRedisMetrics } from './redis/metrics';
 export { createSharedState, type SharedState, type SharedStateConfig } from './shared-state';
 export { MemorySnapshotStore } from './snapshots/memory-snapshot-store';
-export type { SnapshotStore, StoredSnapshot } from './snapshots/snapshot-store';
+export type { SnapshotChange, SnapshotStore, StoredSnapshot } from './snapshots/snapshot-store';
