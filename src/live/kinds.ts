@@ -34,8 +34,8 @@ export interface KindRules<T extends Listed, E extends LiveEvent> {
   /** One page of the poller's walk (limit 100, before `beforeId`), claimed as a poll call. */
   page(client: NgrokClient, beforeId: string | undefined): Promise<ListPage<T>>;
   changes(previous: Snapshot<T>, next: Snapshot<T>): E[];
-  /** The items as ONLINE events: what an includeCurrent subscriber starts from. */
-  current(snapshot: Snapshot<T>): E[];
+  /** An item as an ONLINE event: what an includeCurrent subscriber starts from (current-events.ts). */
+  online(item: T, observedAt: string): E;
 }
 
 export const PAGE_LIMIT = 100;
@@ -62,7 +62,7 @@ function rulesOf<T extends Listed, E extends LiveEvent>(
       return { items: page.items, next: page.nextPageUri !== null };
     },
     changes,
-    current: (s) => s.items.map((item) => online(item, s.observedAt)),
+    online,
   };
 }
 

@@ -9,26 +9,21 @@ import { type Logger, silentLogger } from '../log';
 import { pollShareOf } from '../shared-state';
 import { type ApiCredential, credentialDigest, NgrokClient, newScope, newTally } from '../upstream';
 import type { SubscriberLink } from './backlog';
+import { currentEvents } from './current-events';
 import type { EndpointWrite } from './endpoint-events';
 import { EventJoins } from './event-joins';
 import { type LiveFeed, PubSubFeed, type Topics } from './feed';
 import { Interest } from './interest';
-import { KINDS, type KindRules, LIVE_KINDS, type LiveEvent, type LiveKind } from './kinds';
+import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
 import { type PollLease, StoredLease } from './lease';
 import type { CredentialEntry, LiveDeps, LiveSettings } from './live-setup';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
 import { Poller } from './poller';
-import type { Listed, Snapshot } from './snapshot';
 import { Snapshots, snapshotTtlMs } from './snapshots';
 import { type Channel, EventStream, type StreamItem } from './stream';
 import { announceEndpointWrite } from './writes';
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
-
-/** The snapshot's items as ONLINE events, each made when it is read (the snapshot is shared: never copied). */
-function* onlineEvents(rules: KindRules<Listed, LiveEvent>, snapshot: Snapshot): Generator<LiveEvent> {
-  for (const item of snapshot.items) yield* rules.current({ ...snapshot, items: [item] });
-}
 
 export class LiveEvents {
   private readonly entries = new Map<string, CredentialEntry>();
@@ -172,7 +167,7 @@ export class LiveEvents {
       listening: () => this.feed.listening(rules.topic, digest),
       current: async () => {
         const snapshot = await this.snapshots.observed(kind, digest);
-        return snapshot && { version: snapshot.version, events: onlineEvents(rules, snapshot) };
+        return snapshot && { version: snapshot.version, events: currentEvents(rules, snapshot) };
       },
     };
   }

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
 import { eventBytes, type SubscriberLink } from '../../src/live/backlog';
+import { currentEvents } from '../../src/live/current-events';
 import { PubSubFeed } from '../../src/live/feed';
 import { KINDS } from '../../src/live/kinds';
 import type { Snapshot } from '../../src/live/snapshot';
@@ -48,7 +49,7 @@ const channelOf = (feed: PubSubFeed, store: Snapshots): Channel => ({
   listening: () => feed.listening('tunnelEvents', DIGEST),
   current: async () => {
     const s = await store.get('tunnels', DIGEST);
-    return s && { version: s.version, events: KINDS.tunnels.current(s) };
+    return s && { version: s.version, events: currentEvents(KINDS.tunnels, s) };
   },
 });
 const tick = () => new Promise((resolve) => setImmediate(resolve));
