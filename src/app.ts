@@ -33,7 +33,7 @@ import { type LinkCarrier, subscriberLinkOf } from './gateway/subscriber-links';
 import { tracesUrl } from './gateway/trace-export';
 import type { Tracing } from './gateway/tracing';
 import { useUpstreamBudgetExtension } from './gateway/upstream-budget';
-import { LiveEvents } from './live/subscriptions';
+import { LiveEvents } from './live';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { createSharedState, registerRedisMetrics } from './shared-state';

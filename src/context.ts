@@ -4,11 +4,7 @@
 import { contextCacheSymbol } from '@pothos/core';
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
-import type { SubscriberLink } from './live/backlog';
-import type { EndpointWrite } from './live/endpoint-events';
-import type { LiveKind } from './live/kinds';
-import type { StreamItem } from './live/stream';
-import type { LiveEvents } from './live/subscriptions';
+import type { EndpointWrite, LiveEvents, LiveKind, StreamItem, SubscriberLink } from './live';
 import { EndpointLookup } from './loaders/endpoint-lookup';
 import { ListedLookup } from './loaders/listed-lookup';
 import { Listings } from './loaders/listings';
@@ -108,7 +104,7 @@ export function createContext(
       return live.subscribe(client.credential, kind, includeCurrent, link);
     },
     endpointWritten: async (write) => {
-      if (credential !== null) await live?.endpointWritten(client.credential, write);
+      if (credential !== null) await live?.writes.endpointWritten(client.credential, write);
     },
     eventLookups: (event) => {
       const make = (): EventLookups => {

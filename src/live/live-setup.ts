@@ -4,10 +4,10 @@ import type { LiveConfig, UpstreamConfig } from '../config';
 import type { Logger } from '../log';
 import type { SharedState } from '../shared-state';
 import type { ApiCredential, UpstreamTransport } from '../upstream';
-import type { EventJoins } from './event-joins';
-import type { LiveKind } from './kinds';
-import type { Poller } from './poller';
-import type { EventStream } from './stream';
+import type { EventJoins } from './fan-out/event-joins';
+import type { EventStream } from './fan-out/event-stream';
+import type { LiveKind } from './kinds/kinds';
+import type { Poller } from './polling/poller';
 
 export interface LiveSettings {
   readonly live: Omit<LiveConfig, 'standinChurn'>;

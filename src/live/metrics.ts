@@ -1,6 +1,6 @@
 // Prometheus metrics of live events (tunnels and endpoints), registered in the gateway's own registry.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { LiveKind } from './kinds';
+import type { LiveKind } from './kinds/kinds';
 
 export type PollOutcome = 'complete' | 'failed' | 'refused' | 'too_large';
 
@@ -92,7 +92,11 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
     poll: (list, outcome) => polls.inc({ list, outcome }),
     upstreamCalls: (count) => calls.inc(count),
     sent: (list, kind) => {
-      const kinds = (unsent[list] ??= {});
+      let kinds = unsent[list];
+      if (kinds === undefined) {
+        kinds = {};
+        unsent[list] = kinds;
+      }
       kinds[kind] = (kinds[kind] ?? 0) + 1;
     },
     tooSlow: (transport, cause) => dropped.inc({ transport, cause }),

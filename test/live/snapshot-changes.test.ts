@@ -5,7 +5,7 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Snapshots } from '../../src/live/snapshots';
+import { SharedSnapshots } from '../../src/live/snapshots/shared-snapshots';
 import { keyNames } from '../../src/shared-state/redis/keys';
 import { CHANGES_KEPT, RedisSnapshotStore } from '../../src/shared-state/snapshots/redis-snapshot-store';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
@@ -77,8 +77,8 @@ describe.runIf(redisTestsRun)('live snapshots on Redis: changes, not copies', ()
     const clients = [new Redis(redis.url), new Redis(relay.url), new Redis(redis.url)];
     for (const c of clients) cleanup.push(() => void c.disconnect());
     const [writerClient, readerClient, admin] = clients as [Redis, Redis, Redis];
-    const writer = new Snapshots(new RedisSnapshotStore(writerClient, KEYS), TTL_MS, MAX_BYTES);
-    const reader = new Snapshots(new RedisSnapshotStore(readerClient, KEYS), TTL_MS, MAX_BYTES);
+    const writer = new SharedSnapshots(new RedisSnapshotStore(writerClient, KEYS), TTL_MS, MAX_BYTES);
+    const reader = new SharedSnapshots(new RedisSnapshotStore(readerClient, KEYS), TTL_MS, MAX_BYTES);
     return { relay, writer, reader, admin };
   }
 

@@ -2,7 +2,7 @@
 // the event when its first subscriber on this replica reads it, and shared by every other subscriber
 // of the account here, so 100 subscribers of one ONLINE cost the upstream calls of one. Each event
 // has its own: a later event sees the upstream as it is then, and an error is that event's alone.
-// They hang off the credential's entry (subscriptions.ts), so they go, and their client with its
+// They hang off the credential's entry (live-events.ts), so they go, and their client with its
 // key, when the credential's last stream ends. Held for a bounded number of recent events: the
 // current list's events outlive their reading (current-events.ts), their joins need not.
 import { LRUCache } from 'lru-cache';

@@ -4,8 +4,8 @@
 // once and its joins (event-joins.ts) are made once, not once per subscriber: with 500 subscribers
 // of a 10,000-item list the gateway builds 10,000 events, not 5 million. The events live as long as
 // the snapshot they were made from (a subscriber still reading it holds it).
-import type { KindRules, LiveEvent } from './kinds';
-import type { Listed, Snapshot } from './snapshot';
+import type { KindRules, LiveEvent } from '../kinds/kinds';
+import type { Listed, Snapshot } from '../snapshots/snapshot';
 
 /** The events made so far of each snapshot, by item index. */
 const made = new WeakMap<Snapshot, (LiveEvent | undefined)[]>();

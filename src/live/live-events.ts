@@ -1,38 +1,41 @@
-// The registry of live subscriptions (tunnel, endpoint and tunnel session events): limits per
-// credential and in all, one poller per credential started by its first subscriber and stopped LIVE_IDLE_MS after its last
-// one leaves (it polls only while it holds the credential's lease: one replica at a time), writes
-// through the gateway announced at once, and the graceful end of every stream on shutdown.
+// LiveEvents, the registry of live subscriptions (tunnel, endpoint and tunnel session events):
+// limits per credential and in all, one poller per credential started by its first subscriber and
+// stopped LIVE_IDLE_MS after its last one leaves (it polls only while it holds the credential's
+// lease: one replica at a time), and the graceful end of every stream on shutdown. Writes through
+// the gateway are announced by the WriteAnnouncements it holds (write-announcements.ts).
 import { AsyncResource } from 'node:async_hooks';
 import type { PubSubEventTarget } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import { pollShareOf } from '../shared-state';
 import { type ApiCredential, credentialDigest, NgrokClient, newScope, newTally } from '../upstream';
-import type { SubscriberLink } from './backlog';
-import { currentEvents } from './current-events';
-import type { EndpointWrite } from './endpoint-events';
-import { EventJoins } from './event-joins';
-import { type LiveFeed, PubSubFeed, type Topics } from './feed';
-import { Interest } from './interest';
-import { KINDS, LIVE_KINDS, type LiveKind } from './kinds';
-import { type PollLease, StoredLease } from './lease';
+import type { SubscriberLink } from './fan-out/backlog';
+import { currentEvents } from './fan-out/current-events';
+import { EventJoins } from './fan-out/event-joins';
+import { type Channel, EventStream, type StreamItem } from './fan-out/event-stream';
+import { type LiveFeed, PubSubFeed, type Topics } from './fan-out/feed';
+import type { EndpointWrite } from './kinds/endpoint-events';
+import { KINDS, LIVE_KINDS, type LiveKind } from './kinds/kinds';
 import type { CredentialEntry, LiveDeps, LiveSettings } from './live-setup';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
-import { Poller } from './poller';
-import { Snapshots, snapshotTtlMs } from './snapshots';
-import { type Channel, EventStream, type StreamItem } from './stream';
-import { announceEndpointWrite } from './writes';
+import { Poller } from './polling/poller';
+import { Interest } from './replicas/interest';
+import { type PollLease, StoredLease } from './replicas/lease';
+import { SharedSnapshots, snapshotTtlMs } from './snapshots/shared-snapshots';
+import { WriteAnnouncements } from './write-announcements';
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 
 export class LiveEvents {
   private readonly entries = new Map<string, CredentialEntry>();
   private readonly feed: LiveFeed;
-  private readonly snapshots: Snapshots;
+  private readonly snapshots: SharedSnapshots;
   private readonly interest: Interest;
   private readonly lease: PollLease;
   private readonly metrics: LiveMetrics;
   private readonly logger: Logger;
+  /** Writes through the gateway, announced at once to the account's endpoint subscribers. */
+  readonly writes: WriteAnnouncements;
   /** Pollers run outside any request's async context (its deadline and log tally are not theirs). */
   private readonly scope = new AsyncResource('LivePollers');
   private total = 0;
@@ -48,11 +51,16 @@ export class LiveEvents {
       ? new PubSubFeed(events as unknown as PubSubEventTarget<Topics>, (topic) => events.subscribed(topic))
       : new PubSubFeed();
     const { leaseTtlMs } = settings.live;
-    this.snapshots = new Snapshots(snapshots, snapshotTtlMs(leaseTtlMs), settings.live.maxSnapshotBytes);
+    this.snapshots = new SharedSnapshots(
+      snapshots,
+      snapshotTtlMs(leaseTtlMs),
+      settings.live.maxSnapshotBytes,
+    );
     this.interest = new Interest(snapshots, leaseTtlMs);
     this.lease = new StoredLease(leases, leaseTtlMs);
     this.metrics = createLiveMetrics(deps.registry, () => this.heldBytes());
     this.logger = deps.logger ?? silentLogger();
+    this.writes = new WriteAnnouncements({ feed: this.feed, snapshots: this.snapshots, logger: this.logger });
   }
 
   /** Open subscriptions, in all or of one credential. */
@@ -137,17 +145,6 @@ export class LiveEvents {
     if (!entry.poller) this.startPoller(entry);
     else if (newKind) entry.poller.nudge(kind);
     return stream;
-  }
-
-  /**
-   * A write through the gateway, announced to the account's endpoint subscribers on every replica
-   * now; the next poll does not announce it again. A failing store or feed costs the write nothing.
-   */
-  async endpointWritten(credential: ApiCredential, write: EndpointWrite): Promise<void> {
-    const { digest } = credential;
-    await announceEndpointWrite({ feed: this.feed, snapshots: this.snapshots }, digest, write).catch(() => {
-      this.logger.warn({ credential: digest.slice(0, 8) }, 'live: a write could not be announced');
-    });
   }
 
   /**

@@ -8,9 +8,9 @@
 // poller that takes an account over, here or on another replica, diffs against it, and includeCurrent
 // on any replica starts from it. Past LIVE_MAX_SNAPSHOT_BYTES a snapshot is not stored (SnapshotTooLarge).
 import { LRUCache } from 'lru-cache';
-import type { SnapshotChange, SnapshotStore } from '../shared-state';
-import { MINUTE_MS } from '../time';
-import type { LiveKind } from './kinds';
+import type { SnapshotChange, SnapshotStore } from '../../shared-state';
+import { MINUTE_MS } from '../../time';
+import type { LiveKind } from '../kinds/kinds';
 import { isObserved, type Listed, type Snapshot, type Unversioned } from './snapshot';
 
 /**
@@ -66,7 +66,7 @@ function applied(base: Snapshot | undefined, change: SnapshotChange, version: nu
 
 const nameOf = (kind: LiveKind, digest: string) => `${kind}:${digest}`;
 
-export class Snapshots {
+export class SharedSnapshots {
   /** The latest snapshot read or stored here, per list and account: one parsed copy in the process. */
   private readonly parsed = new LRUCache<string, Snapshot>({ max: 1_000 });
   private readonly reading = new Map<string, Promise<Snapshot | undefined>>();
