@@ -14,7 +14,6 @@ import { currentEvents } from './fan-out/current-events';
 import { EventJoins } from './fan-out/event-joins';
 import { type Channel, EventStream, type StreamItem } from './fan-out/event-stream';
 import { type LiveFeed, PubSubFeed, type Topics } from './fan-out/feed';
-import type { EndpointWrite } from './kinds/endpoint-events';
 import { KINDS, LIVE_KINDS, type LiveKind } from './kinds/kinds';
 import type { CredentialEntry, LiveDeps, LiveSettings } from './live-setup';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
