@@ -56,7 +56,7 @@ import {
   useSingleConnectionRefusal,
   withCompression,
 } from './gateway/transports';
-import { LiveEvents } from './live/subscriptions';
+import { LiveEvents } from './live';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { createSharedState, registerRedisMetrics } from './shared-state';

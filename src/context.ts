@@ -3,11 +3,7 @@
 // own lookups before the event is resolved (enterEvent).
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
-import type { SubscriberLink } from './live/backlog';
-import type { EndpointWrite } from './live/endpoint-events';
-import type { LiveKind } from './live/kinds';
-import type { StreamItem } from './live/stream';
-import type { LiveEvents } from './live/subscriptions';
+import type { EndpointWrite, LiveEvents, LiveKind, StreamItem, SubscriberLink } from './live';
 import { type Lookups, lookupsOf } from './lookups';
 import {
   type CallScope,
@@ -74,7 +70,7 @@ export function createContext(
       return live.subscribe(client.key, kind, includeCurrent, link);
     },
     endpointWritten: async (write) => {
-      if (caller !== null) await live?.endpointWritten(client.key, write);
+      if (caller !== null) await live?.writes.endpointWritten(client.key, write);
     },
     eventLookups: (event) => {
       // No read cache and no request's tally or deadline: the event's lookups outlive any request.

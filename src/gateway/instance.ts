@@ -6,7 +6,7 @@ import type { RequestListener } from 'node:http';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import type { Context } from '../context';
-import type { LiveEvents } from '../live/subscriptions';
+import type { LiveEvents } from '../live';
 import type { SharedState } from '../shared-state';
 import type { UpstreamTransport } from '../upstream';
 import type { RequestLog } from './observability/request-log';

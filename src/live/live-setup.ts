@@ -4,10 +4,10 @@ import type { LiveConfig, UpstreamConfig } from '../config';
 import type { Logger } from '../log';
 import type { SharedState } from '../shared-state';
 import type { UpstreamKey, UpstreamTransport } from '../upstream';
-import type { EventJoins } from './event-joins';
-import type { LiveKind } from './kinds';
-import type { Poller } from './poller';
-import type { EventStream } from './stream';
+import type { EventJoins } from './fan-out/event-joins';
+import type { EventStream } from './fan-out/event-stream';
+import type { LiveKind } from './kinds/kinds';
+import type { Poller } from './polling/poller';
 
 export interface LiveSettings {
   readonly live: Omit<LiveConfig, 'standinChurn'>;
@@ -26,7 +26,7 @@ export interface LiveDeps {
 /** One credential's streams, poller and event lookups on this replica; dropped once all are done. */
 export interface CredentialEntry {
   readonly digest: string;
-  readonly credential: UpstreamKey;
+  readonly key: UpstreamKey;
   /** Open streams and the kind of events each one takes. */
   readonly streams: Map<EventStream, LiveKind>;
   /** The lookups each event's joins are resolved with, shared by the streams here. */

@@ -1,8 +1,8 @@
 // Prometheus metrics of live events (tunnels and endpoints), registered in the gateway's own registry.
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { LiveKind } from './kinds';
+import type { LiveKind } from './kinds/kinds';
 
-export type PollOutcome = 'complete' | 'failed' | 'refused';
+export type PollOutcome = 'complete' | 'failed' | 'refused' | 'too_large';
 
 export interface LiveMetrics {
   subscriptions(list: LiveKind, delta: number): void;
@@ -41,7 +41,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   const polls = new Counter({
     name: 'gateway_live_polls_total',
-    help: 'Walks of a list (tunnels, endpoints, tunnel_sessions): complete (an observation), failed (discarded, backed off), refused (credential refused, poller stopped).',
+    help: 'Walks of a list (tunnels, endpoints, tunnel_sessions): complete (an observation), failed (discarded, backed off), refused (the upstream refused the list: its streams end), too_large (the list outgrew LIVE_MAX_SNAPSHOT_BYTES: its streams end).',
     labelNames: ['list', 'outcome'] as const,
     registers,
   });
@@ -50,11 +50,20 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
     help: 'Calls to the ngrok API made by live pollers (retries included); each counts against LIVE_POLL_BUDGET_PER_MIN.',
     registers,
   });
-  const events = new Counter({
+  /** Events sent since the last scrape, by list and kind: counted per event without allocating. */
+  const unsent: Record<string, Record<string, number>> = {};
+  new Counter({
     name: 'gateway_live_events_sent_total',
     help: 'Live events (tunnelEvents, endpointEvents, tunnelSessionEvents) sent to subscribers, by list and kind.',
     labelNames: ['list', 'kind'] as const,
     registers,
+    collect() {
+      for (const [list, kinds] of Object.entries(unsent))
+        for (const [kind, n] of Object.entries(kinds)) {
+          if (n > 0) this.inc({ list, kind }, n);
+          kinds[kind] = 0;
+        }
+    },
   });
   const dropped = new Counter({
     name: 'gateway_live_subscribers_dropped_total',
@@ -82,7 +91,14 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
     standby: (delta) => standby.inc(delta),
     poll: (list, outcome) => polls.inc({ list, outcome }),
     upstreamCalls: (count) => calls.inc(count),
-    sent: (list, kind) => events.inc({ list, kind }),
+    sent: (list, kind) => {
+      let kinds = unsent[list];
+      if (kinds === undefined) {
+        kinds = {};
+        unsent[list] = kinds;
+      }
+      kinds[kind] = (kinds[kind] ?? 0) + 1;
+    },
     tooSlow: (transport, cause) => dropped.inc({ transport, cause }),
     held: (bytes) => {
       if (bytes <= peakBytes) return;

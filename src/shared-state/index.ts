@@ -20,4 +20,8 @@ export type { RedisConnection } from './redis/connection';
 export { registerRedisMetrics } from './redis/metrics';
 export { createSharedState, type SharedState } from './shared-state';
 export { /** @internal test seam */ MemorySnapshotStore } from './snapshots/memory-snapshot-store';
-export type { SnapshotStore, /** @internal test seam */ StoredSnapshot } from './snapshots/snapshot-store';
+export type {
+  SnapshotChange,
+  SnapshotStore,
+  /** @internal test seam */ StoredSnapshot,
+} from './snapshots/snapshot-store';

@@ -7,7 +7,7 @@
 // of memory"; subscriber-memory.test.ts measures the heap.
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
-import type { TunnelEventPayload } from '../../src/live/tunnel-events';
+import type { TunnelEventPayload } from '../../src/live/kinds/tunnel-events';
 import { upstreamKey } from '../../src/upstream';
 import { largeChurn, METADATA_BYTES } from './large-churn';
 import { QUERY, replay, stalledSse, throttle, wsSubscriber } from './slow-clients';

@@ -96,6 +96,13 @@ describe.runIf(redisTestsRun)('live snapshots on Redis, bounded and shared', () 
     expect(stack.gateway.shared.redis?.up).toBe(true);
     expect(await metric(stack.gateway, 'gateway_redis_up')).toBe(1);
     expect(stack.text()).not.toMatch(/Redis command failed|Redis connection lost/i);
+    // A list too large has its own outcome: the upstream refused nothing.
+    expect(
+      await metric(stack.gateway, 'gateway_live_polls_total', { list: 'endpoints', outcome: 'refused' }),
+    ).toBe(0);
+    expect(
+      await metric(stack.gateway, 'gateway_live_polls_total', { list: 'endpoints', outcome: 'too_large' }),
+    ).toBeGreaterThanOrEqual(1);
     const admin = new Redis(redis.url);
     cleanup.push(() => void admin.disconnect());
     const snapshots = (await admin.keys('ngw-bound:live-snapshot:*')).sort();
@@ -130,7 +137,7 @@ describe.runIf(redisTestsRun)('live snapshots on Redis, bounded and shared', () 
     vi.spyOn(store, 'read').mockImplementation(async (name: string, known: number) => {
       const stored: StoredSnapshot | undefined = await read(name, known);
       reads += 1;
-      if (stored?.value !== undefined) bodies.push(`${name}@${stored.version}`);
+      if (stored !== undefined && 'whole' in stored) bodies.push(`${name}@${stored.version}`);
       return stored;
     });
 

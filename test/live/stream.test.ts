@@ -3,13 +3,14 @@
 // (test/live/slow-subscribers.test.ts drives the same over real sockets).
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
-import { eventBytes, type SubscriberLink } from '../../src/live/backlog';
-import { PubSubFeed } from '../../src/live/feed';
-import { KINDS } from '../../src/live/kinds';
-import type { Snapshot } from '../../src/live/snapshot';
-import { Snapshots } from '../../src/live/snapshots';
-import { type Channel, EventStream, type StreamItem } from '../../src/live/stream';
-import type { TunnelEventPayload } from '../../src/live/tunnel-events';
+import { eventBytes, type SubscriberLink } from '../../src/live/fan-out/backlog';
+import { currentEvents } from '../../src/live/fan-out/current-events';
+import { type Channel, EventStream, type StreamItem } from '../../src/live/fan-out/event-stream';
+import { PubSubFeed } from '../../src/live/fan-out/feed';
+import { KINDS } from '../../src/live/kinds/kinds';
+import type { TunnelEventPayload } from '../../src/live/kinds/tunnel-events';
+import { SharedSnapshots } from '../../src/live/snapshots/shared-snapshots';
+import type { Snapshot } from '../../src/live/snapshots/snapshot';
 import { MemorySnapshotStore } from '../../src/shared-state';
 import type { Tunnel } from '../../src/upstream';
 
@@ -34,21 +35,21 @@ const event = (kind: 'ONLINE' | 'OFFLINE', id: string, version: number): TunnelE
 });
 const label = (item: StreamItem) =>
   item instanceof GatewayError ? item.code : `${item.kind}:${(item as TunnelEventPayload).tunnelId}`;
-const newStore = () => new Snapshots(new MemorySnapshotStore(), 60_000, 1 << 20);
+const newStore = () => new SharedSnapshots(new MemorySnapshotStore(), 60_000, 1 << 20);
 /** Stores the tunnels `ids` as the account's next snapshot; resolves the version the store gave it. */
-async function put(store: Snapshots, ids: string[]): Promise<number> {
+async function put(store: SharedSnapshots, ids: string[]): Promise<number> {
   const { items, observedAt } = snapshot(1, ids);
   const next = await store.swap('tunnels', DIGEST, await store.get('tunnels', DIGEST), { observedAt, items });
   if (next === undefined) throw new Error('no snapshot stored');
   return next.version;
 }
 /** The account's tunnel events as a stream reads them. */
-const channelOf = (feed: PubSubFeed, store: Snapshots): Channel => ({
+const channelOf = (feed: PubSubFeed, store: SharedSnapshots): Channel => ({
   listen: (listener) => feed.listen('tunnelEvents', DIGEST, listener),
   listening: () => feed.listening('tunnelEvents', DIGEST),
   current: async () => {
     const s = await store.get('tunnels', DIGEST);
-    return s && { version: s.version, events: KINDS.tunnels.current(s) };
+    return s && { version: s.version, events: currentEvents(KINDS.tunnels, s) };
   },
 });
 const tick = () => new Promise((resolve) => setImmediate(resolve));

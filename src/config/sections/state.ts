@@ -22,37 +22,37 @@ export const cache = {
 export const live = {
   pollIntervalMs: option({
     env: 'LIVE_POLL_INTERVAL_MS',
-    help: 'tunnelEvents: how often a subscribed account is polled (each poll walks every page of 100 tunnels)',
+    help: 'live events: how often a subscribed account is polled (each poll walks every page of 100 of each subscribed list: tunnels, endpoints, tunnel sessions)',
     default: 5_000,
     parse: integer(100, 3_600_000),
   }),
   pollBudgetPerMin: option({
     env: 'LIVE_POLL_BUDGET_PER_MIN',
-    help: "tunnelEvents: upstream calls one account's poller may make per rolling minute; the interval stretches to fit",
+    help: "live events: upstream calls one account's poller may make per rolling minute; the interval stretches to fit",
     default: 30,
     parse: integer(1, 100_000),
   }),
   idleMs: option({
     env: 'LIVE_IDLE_MS',
-    help: "tunnelEvents: how long an account's poller runs on after its last subscriber leaves",
+    help: "live events: how long an account's poller runs on after its last subscriber leaves",
     default: 10_000,
     parse: integer(0, 3_600_000),
   }),
   maxSubscriptionsPerCredential: option({
     env: 'LIVE_MAX_SUBSCRIPTIONS_PER_CREDENTIAL',
-    help: 'tunnelEvents: open subscriptions per credential; beyond it RATE_LIMITED',
+    help: 'live events: open subscriptions (of every kind) per credential; beyond it RATE_LIMITED',
     default: 100,
     parse: integer(1, 1_000_000),
   }),
   maxSubscriptions: option({
     env: 'LIVE_MAX_SUBSCRIPTIONS',
-    help: 'tunnelEvents: open subscriptions in all; beyond it RATE_LIMITED',
+    help: 'live events: open subscriptions (of every kind) in all; beyond it RATE_LIMITED',
     default: 10_000,
     parse: integer(1, 1_000_000),
   }),
   maxSubscriberBufferBytes: option({
     env: 'LIVE_MAX_SUBSCRIBER_BUFFER_BYTES',
-    help: 'tunnelEvents: bytes of events one subscriber may leave unread (queued, plus unsent in its socket); past it the subscriber is dropped',
+    help: 'live events: bytes of events one subscriber may leave unread (queued, plus unsent in its socket); past it the subscriber is dropped',
     default: 4 * 1024 * 1024,
     defaultText: '4194304 (4 MiB)',
     parse: integer(1024, 1_073_741_824),
@@ -72,7 +72,7 @@ export const live = {
   }),
   leaseTtlMs: option({
     env: 'LIVE_LEASE_TTL_MS',
-    help: 'tunnelEvents with REDIS_URL: how long the lease of the replica polling an account lasts unrenewed (renewed every third of it); after it another replica with subscribers takes over',
+    help: 'live events with REDIS_URL: how long the lease of the replica polling an account lasts unrenewed (renewed every third of it); after it another replica with subscribers takes over',
     default: 15_000,
     parse: integer(300, 600_000),
   }),

@@ -1,10 +1,10 @@
-// The transport side of a live subscriber (src/live/backlog.ts) for the gateway's two transports:
+// The transport side of a live subscriber (src/live/fan-out/backlog.ts) for the gateway's two transports:
 // yoga's streamed HTTP response (SSE or multipart: Node's ServerResponse) and a graphql-ws socket.
 // Each says what it holds unsent, and goes away promptly when its subscriber is dropped, even if the
 // client never reads again.
 import { ServerResponse } from 'node:http';
 import type { WebSocket } from 'ws';
-import type { SubscriberLink } from '../../live/backlog';
+import type { SubscriberLink } from '../../live';
 
 /** How long a dropped subscriber's connection may take to close by itself before it is cut. */
 const DROP_GRACE_MS = 5_000;

@@ -1,7 +1,7 @@
 // Live endpoint events: Subscription.endpointEvents and its EndpointEvent type. The stream comes
 // from the context (src/live polls the upstream and announces writes); this file only shapes what
 // subscribers receive.
-import type { EndpointEventPayload } from '../../live/endpoint-events';
+import type { EndpointEventPayload } from '../../live';
 import { builder } from '../builder';
 import { EndpointNode } from '../endpoints/endpoints';
 import { liveSubscription } from './subscription-fields';

@@ -6,8 +6,7 @@
 import type { EnumRef, ObjectRef } from '@pothos/core';
 import { type Context, enterEvent } from '../../context';
 import { GatewayError } from '../../errors';
-import type { LiveEvent, LiveKind } from '../../live/kinds';
-import type { StreamItem } from '../../live/stream';
+import type { LiveEvent, LiveKind, StreamItem } from '../../live';
 import { builder, type SchemaTypes as Types } from '../builder';
 import { upstreamCalls } from '../upstream-calls';
 

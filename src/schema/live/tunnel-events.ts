@@ -1,6 +1,6 @@
 // Live tunnel events: Subscription.tunnelEvents and its TunnelEvent type. The stream comes from the
 // context (src/live polls the upstream); this file only shapes what subscribers receive.
-import type { TunnelEventPayload } from '../../live/tunnel-events';
+import type { TunnelEventPayload } from '../../live';
 import { TunnelNode } from '../tunnels/tunnels';
 import { liveSubscription, presenceKindEnum } from './subscription-fields';
 

@@ -1,7 +1,7 @@
 // Live agent events: Subscription.tunnelSessionEvents and its TunnelSessionEvent type. The stream
 // comes from the context (src/live walks the account's tunnel sessions with its other lists, only
 // while someone subscribes); this file only shapes what subscribers receive.
-import type { TunnelSessionEventPayload } from '../../live/tunnel-session-events';
+import type { TunnelSessionEventPayload } from '../../live';
 import { TunnelSessionNode } from '../account-graph/tunnel-sessions';
 import { liveSubscription, presenceKindEnum } from './subscription-fields';
 

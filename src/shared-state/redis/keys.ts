@@ -14,8 +14,10 @@ export interface KeyNames {
   cacheEntries(digest: string): string;
   lease(name: string): string;
   snapshot(digest: string): string;
-  /** A live snapshot's hash (version and JSON), named by list and credential digest. */
+  /** A live snapshot's hash (version, head, one field per item), named by list and credential digest. */
   liveSnapshot(name: string): string;
+  /** The list of a live snapshot's recent changes, oldest first, each from one version to the next. */
+  liveChanges(name: string): string;
   /** Pub/sub channel of a topic (yoga's createPubSub topic names). */
   channel(topic: string): string;
 }
@@ -32,6 +34,7 @@ export function keyNames(prefix: string = DEFAULT_KEY_PREFIX): KeyNames {
     lease: (name) => `${prefix}lease:${name}`,
     snapshot: (digest) => `${prefix}snapshot:${digest}`,
     liveSnapshot: (name) => `${prefix}live-snapshot:${name}`,
+    liveChanges: (name) => `${prefix}live-changes:${name}`,
     channel: (topic) => `${prefix}events:${topic}`,
   };
 }

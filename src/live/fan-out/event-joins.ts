@@ -2,26 +2,32 @@
 // the event when its first subscriber on this replica reads it, and shared by every other subscriber
 // of the account here, so 100 subscribers of one ONLINE cost the upstream calls of one. Each event
 // has its own: a later event sees the upstream as it is then, and an error is that event's alone.
-// They hang off the credential's entry (subscriptions.ts), so they go, and their client with its
-// key, when the credential's last stream ends.
+// They hang off the credential's entry (live-events.ts), so they go, and their client with its
+// key, when the credential's last stream ends. Held for a bounded number of recent events: the
+// current list's events outlive their reading (current-events.ts), their joins need not.
+import { LRUCache } from 'lru-cache';
+
+/** Events whose joins are kept at once: far more than subscribers read at the same moment. */
+const KEPT = 1_024;
 
 export class EventJoins {
-  private scopes = new WeakMap<object, { readonly value: unknown; readonly until: number }>();
+  private readonly scopes: LRUCache<object, { readonly value: unknown }>;
 
   /** `freshMs`: how long an event read again (an includeCurrent item of a quiet account) keeps its joins. */
-  constructor(private readonly freshMs: number) {}
+  constructor(freshMs: number) {
+    this.scopes = new LRUCache({ max: KEPT, ttl: freshMs });
+  }
 
   /** The joins of `event`, made by `make` for its first reader (or once the last ones are stale). */
   of<T>(event: object, make: () => T): T {
-    const now = performance.now();
     const held = this.scopes.get(event);
-    if (held !== undefined && held.until > now) return held.value as T;
+    if (held !== undefined) return held.value as T;
     const value = make();
-    this.scopes.set(event, { value, until: now + this.freshMs });
+    this.scopes.set(event, { value });
     return value;
   }
 
   clear(): void {
-    this.scopes = new WeakMap();
+    this.scopes.clear();
   }
 }

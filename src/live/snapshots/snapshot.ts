@@ -1,6 +1,6 @@
 // The last complete observation of one of an account's lists (its tunnels, or its endpoints), and
 // how a walk's result is settled against the writes this gateway made while the walk ran. Nothing
-// here reads a clock: versions come from the snapshot store (snapshots.ts).
+// here reads a clock: versions come from the snapshot store (shared-snapshots.ts).
 
 /** What every listed item has: the upstream's id. */
 export interface Listed {

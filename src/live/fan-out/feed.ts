@@ -4,8 +4,8 @@
 // JSON for that reason.
 import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';
-import type { ErrorCode, UpstreamInfo } from '../errors';
-import type { LiveEvent } from './kinds';
+import type { ErrorCode, UpstreamInfo } from '../../errors';
+import type { LiveEvent, Topic } from '../kinds/kinds';
 
 export type FeedMessage =
   /** A new poller's first complete observation: nothing changed, but the snapshot is there now. */
@@ -18,8 +18,6 @@ export type FeedMessage =
       readonly message: string;
       readonly upstream?: UpstreamInfo;
     };
-
-export type Topic = 'tunnelEvents' | 'endpointEvents' | 'tunnelSessionEvents';
 
 export type Topics = Record<Topic, [digest: string, message: FeedMessage]>;
 

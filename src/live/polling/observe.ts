@@ -2,17 +2,17 @@
 // through the gateway meanwhile, stored as the new snapshot (compare-and-set: a write stored while
 // the walk settled makes it settle again) and published as the changes since the last observation
 // (or as a baseline when there was none).
-import type { NgrokClient } from '../upstream';
-import type { LiveFeed } from './feed';
-import { KINDS, type LiveKind } from './kinds';
-import { isObserved, type Snapshot, settleWalk } from './snapshot';
-import type { Snapshots } from './snapshots';
+import type { NgrokClient } from '../../upstream';
+import type { LiveFeed } from '../fan-out/feed';
+import { KINDS, type LiveKind } from '../kinds/kinds';
+import type { SharedSnapshots } from '../snapshots/shared-snapshots';
+import { isObserved, type Snapshot, settleWalk } from '../snapshots/snapshot';
 import { type WalkHooks, walkList } from './walk';
 
 export interface ObserveDeps {
   readonly digest: string;
   readonly client: NgrokClient;
-  readonly snapshots: Snapshots;
+  readonly snapshots: SharedSnapshots;
   readonly feed: LiveFeed;
   /** The wall clock, for observedAt only (tests set it); nothing is ordered by it. */
   readonly now?: () => number;

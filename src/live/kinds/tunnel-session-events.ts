@@ -1,7 +1,7 @@
 // Tunnel session events: an agent of the account connected or went away (presence-events.ts). A
 // command through the gateway that ends a session (STOP, RESTART) is not announced by itself: the
 // next walk of the list sees the session gone, as it would any other agent's.
-import type { TunnelSession } from '../upstream';
+import type { TunnelSession } from '../../upstream';
 import type { PresenceKind } from './presence-events';
 
 /** One change as subscribers receive it; plain data, so it can travel through any pub/sub. */

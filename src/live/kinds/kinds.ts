@@ -7,10 +7,10 @@ import {
   TUNNEL_SESSIONS,
   type Tunnel,
   type TunnelSession,
-} from '../upstream';
+} from '../../upstream';
+import type { Listed, Snapshot } from '../snapshots/snapshot';
 import { type EndpointEventPayload, endpointChanges, endpointEvent } from './endpoint-events';
 import { type PresenceKind, presenceChanges } from './presence-events';
-import type { Listed, Snapshot } from './snapshot';
 import { type TunnelEventPayload, tunnelEvent } from './tunnel-events';
 import { type TunnelSessionEventPayload, tunnelSessionEvent } from './tunnel-session-events';
 
@@ -21,8 +21,11 @@ export const LIVE_KINDS: readonly LiveKind[] = ['tunnels', 'endpoints', 'tunnel_
 
 export type LiveEvent = TunnelEventPayload | EndpointEventPayload | TunnelSessionEventPayload;
 
+/** The feed topic of each kind's changes, named as its subscription field is. */
+export type Topic = 'tunnelEvents' | 'endpointEvents' | 'tunnelSessionEvents';
+
 /** One page of a list, newest first; `next` false on its last page. */
-export interface ListPage<T extends Listed> {
+export interface WalkPage<T extends Listed> {
   readonly items: readonly T[];
   readonly next: boolean;
 }
@@ -30,12 +33,12 @@ export interface ListPage<T extends Listed> {
 export interface KindRules<T extends Listed, E extends LiveEvent> {
   readonly kind: LiveKind;
   /** The feed topic of this kind's changes (and of the error that ends its streams). */
-  readonly topic: 'tunnelEvents' | 'endpointEvents' | 'tunnelSessionEvents';
+  readonly topic: Topic;
   /** One page of the poller's walk (limit 100, before `beforeId`), claimed as a poll call. */
-  page(client: NgrokClient, beforeId: string | undefined): Promise<ListPage<T>>;
+  page(client: NgrokClient, beforeId: string | undefined): Promise<WalkPage<T>>;
   changes(previous: Snapshot<T>, next: Snapshot<T>): E[];
-  /** The items as ONLINE events: what an includeCurrent subscriber starts from. */
-  current(snapshot: Snapshot<T>): E[];
+  /** An item as an ONLINE event: what an includeCurrent subscriber starts from (fan-out/current-events.ts). */
+  online(item: T, observedAt: string): E;
 }
 
 export const PAGE_LIMIT = 100;
@@ -62,7 +65,7 @@ function rulesOf<T extends Listed, E extends LiveEvent>(
       return { items: page.items, next: page.nextPageUri !== null };
     },
     changes,
-    current: (s) => s.items.map((item) => online(item, s.observedAt)),
+    online,
   };
 }
 

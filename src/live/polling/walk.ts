@@ -1,9 +1,9 @@
 // One walk of an account's list of one kind: every page (limit 100, newest first) through the
 // public upstream client without the read cache.
-import type { NgrokClient } from '../upstream';
-import type { KindRules, LiveEvent } from './kinds';
-import type { Listed } from './snapshot';
-import { SnapshotTooLarge } from './snapshots';
+import type { NgrokClient } from '../../upstream';
+import type { KindRules, LiveEvent } from '../kinds/kinds';
+import { SnapshotTooLarge } from '../snapshots/shared-snapshots';
+import type { Listed } from '../snapshots/snapshot';
 
 /** 100 000 items: far beyond any account; stops an upstream that never ends its list. */
 const MAX_PAGES = 1_000;

@@ -5,19 +5,19 @@
 // and asks again, only while it has subscribers. A failed walk is discarded and backed off; a list the upstream refuses
 // (401/403) ends the streams of that kind only, and the poller once no other kind is wanted here.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GatewayError } from '../errors';
-import type { Logger } from '../log';
-import { MINUTE_MS } from '../time';
-import type { NgrokClient, UpstreamTally } from '../upstream';
-import type { LiveFeed } from './feed';
-import type { Interest } from './interest';
-import { KINDS, type LiveKind } from './kinds';
-import type { PollLease } from './lease';
-import { LeaseKeeper } from './lease-keeper';
-import type { LiveMetrics } from './metrics';
+import { GatewayError } from '../../errors';
+import type { Logger } from '../../log';
+import { MINUTE_MS } from '../../time';
+import type { NgrokClient, UpstreamTally } from '../../upstream';
+import type { LiveFeed } from '../fan-out/feed';
+import { KINDS, type LiveKind } from '../kinds/kinds';
+import type { LiveMetrics } from '../metrics';
+import type { Interest } from '../replicas/interest';
+import type { PollLease } from '../replicas/lease';
+import { LeaseKeeper } from '../replicas/lease-keeper';
+import { type SharedSnapshots, SnapshotTooLarge } from '../snapshots/shared-snapshots';
+import type { Snapshot } from '../snapshots/snapshot';
 import { observe } from './observe';
-import type { Snapshot } from './snapshot';
-import { type Snapshots, SnapshotTooLarge } from './snapshots';
 
 /** The longest wait after failed walks. */
 const MAX_BACKOFF_MS = MINUTE_MS;
@@ -35,7 +35,7 @@ export interface PollerOptions {
   readonly client: NgrokClient;
   /** What the client's calls sent upstream (its scope's tally). */
   readonly tally: UpstreamTally;
-  readonly snapshots: Snapshots;
+  readonly snapshots: SharedSnapshots;
   readonly interest: Interest;
   readonly feed: LiveFeed;
   readonly lease: PollLease;
@@ -212,7 +212,7 @@ export class Poller {
    * here, and the poller stops.
    */
   private ended(kind: LiveKind, error: GatewayError | SnapshotTooLarge): boolean {
-    this.options.metrics.poll(kind, 'refused');
+    this.options.metrics.poll(kind, error instanceof SnapshotTooLarge ? 'too_large' : 'refused');
     this.refusedKinds.add(kind);
     this.options.feed.publish(KINDS[kind].topic, this.options.digest, endedMessage(kind, error));
     if (this.options.wanted().some((wanted) => !this.refusedKinds.has(wanted))) return false;

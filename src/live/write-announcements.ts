@@ -1,15 +1,17 @@
 // A write through the gateway, announced at once: the endpoint's event is published to every
 // subscriber of the account (on every replica, through the feed) and folded into the stored
 // snapshot, marked with the version it was applied to, so the next poll neither announces it again
-// nor undoes it with a walk that began before the write (snapshot.ts settleWalk). Before the
+// nor undoes it with a walk that began before the write (snapshots/snapshot.ts settleWalk). Before the
 // account's first walk the write is kept all the same (a snapshot of writes only), so the first
-// walk settles against it rather than announcing it a second time.
-import type { Endpoint } from '../upstream';
-import { type EndpointEventPayload, type EndpointWrite, endpointEvent } from './endpoint-events';
-import type { LiveFeed } from './feed';
-import { KINDS } from './kinds';
-import { isObserved, type Snapshot, type Unversioned } from './snapshot';
-import type { Snapshots } from './snapshots';
+// walk settles against it rather than announcing it a second time. The registry (live-events.ts)
+// holds one WriteAnnouncements; the context hands it every endpoint write of its credential.
+import { type Logger, silentLogger } from '../log';
+import type { Endpoint, UpstreamKey } from '../upstream';
+import type { LiveFeed } from './fan-out/feed';
+import { type EndpointEventPayload, type EndpointWrite, endpointEvent } from './kinds/endpoint-events';
+import { KINDS } from './kinds/kinds';
+import type { SharedSnapshots } from './snapshots/shared-snapshots';
+import { isObserved, type Snapshot, type Unversioned } from './snapshots/snapshot';
 
 /** Writers racing one write's storing: far more than any account makes between two reads. */
 const MAX_SWAPS = 20;
@@ -57,8 +59,8 @@ function applied(
   };
 }
 
-export async function announceEndpointWrite(
-  deps: { readonly feed: LiveFeed; readonly snapshots: Snapshots; readonly now?: () => number },
+async function announceEndpointWrite(
+  deps: { readonly feed: LiveFeed; readonly snapshots: SharedSnapshots; readonly now?: () => number },
   digest: string,
   write: EndpointWrite,
 ): Promise<void> {
@@ -83,4 +85,30 @@ export async function announceEndpointWrite(
     return;
   }
   throw new Error('the endpoints snapshot kept changing while a write was stored');
+}
+
+export interface WriteAnnouncementDeps {
+  readonly feed: LiveFeed;
+  readonly snapshots: SharedSnapshots;
+  readonly logger?: Logger;
+}
+
+/** Writes through the gateway, announced to the account's endpoint subscribers on every replica. */
+export class WriteAnnouncements {
+  private readonly logger: Logger;
+
+  constructor(private readonly deps: WriteAnnouncementDeps) {
+    this.logger = deps.logger ?? silentLogger();
+  }
+
+  /**
+   * Announces `write` now; the next poll does not announce it again. A failing store or feed costs
+   * the write nothing (it is logged).
+   */
+  async endpointWritten(key: UpstreamKey, write: EndpointWrite): Promise<void> {
+    const { digest } = key;
+    await announceEndpointWrite(this.deps, digest, write).catch(() => {
+      this.logger.warn({ credential: digest.slice(0, 8) }, 'live: a write could not be announced');
+    });
+  }
 }

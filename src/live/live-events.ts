@@ -1,43 +1,40 @@
-// The registry of live subscriptions (tunnel, endpoint and tunnel session events): limits per
-// credential and in all, one poller per credential started by its first subscriber and stopped LIVE_IDLE_MS after its last
-// one leaves (it polls only while it holds the credential's lease: one replica at a time), writes
-// through the gateway announced at once, and the graceful end of every stream on shutdown.
+// LiveEvents, the registry of live subscriptions (tunnel, endpoint and tunnel session events):
+// limits per credential and in all, one poller per credential started by its first subscriber and
+// stopped LIVE_IDLE_MS after its last one leaves (it polls only while it holds the credential's
+// lease: one replica at a time), and the graceful end of every stream on shutdown. Writes through
+// the gateway are announced by the WriteAnnouncements it holds (write-announcements.ts).
 import { AsyncResource } from 'node:async_hooks';
 import type { PubSubEventTarget } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import { pollShareOf } from '../shared-state';
 import { keyDigest, NgrokClient, newScope, newTally, type UpstreamKey } from '../upstream';
-import type { SubscriberLink } from './backlog';
-import type { EndpointWrite } from './endpoint-events';
-import { EventJoins } from './event-joins';
-import { type LiveFeed, PubSubFeed, type Topics } from './feed';
-import { Interest } from './interest';
-import { KINDS, type KindRules, LIVE_KINDS, type LiveEvent, type LiveKind } from './kinds';
-import { type PollLease, StoredLease } from './lease';
+import type { SubscriberLink } from './fan-out/backlog';
+import { currentEvents } from './fan-out/current-events';
+import { EventJoins } from './fan-out/event-joins';
+import { type Channel, EventStream, type StreamItem } from './fan-out/event-stream';
+import { type LiveFeed, PubSubFeed, type Topics } from './fan-out/feed';
+import { KINDS, LIVE_KINDS, type LiveKind } from './kinds/kinds';
 import type { CredentialEntry, LiveDeps, LiveSettings } from './live-setup';
 import { createLiveMetrics, type LiveMetrics } from './metrics';
-import { Poller } from './poller';
-import type { Listed, Snapshot } from './snapshot';
-import { Snapshots, snapshotTtlMs } from './snapshots';
-import { type Channel, EventStream, type StreamItem } from './stream';
-import { announceEndpointWrite } from './writes';
+import { Poller } from './polling/poller';
+import { Interest } from './replicas/interest';
+import { type PollLease, StoredLease } from './replicas/lease';
+import { SharedSnapshots, snapshotTtlMs } from './snapshots/shared-snapshots';
+import { WriteAnnouncements } from './write-announcements';
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
-
-/** The snapshot's items as ONLINE events, each made when it is read (the snapshot is shared: never copied). */
-function* onlineEvents(rules: KindRules<Listed, LiveEvent>, snapshot: Snapshot): Generator<LiveEvent> {
-  for (const item of snapshot.items) yield* rules.current({ ...snapshot, items: [item] });
-}
 
 export class LiveEvents {
   private readonly entries = new Map<string, CredentialEntry>();
   private readonly feed: LiveFeed;
-  private readonly snapshots: Snapshots;
+  private readonly snapshots: SharedSnapshots;
   private readonly interest: Interest;
   private readonly lease: PollLease;
   private readonly metrics: LiveMetrics;
   private readonly logger: Logger;
+  /** Writes through the gateway, announced at once to the account's endpoint subscribers. */
+  readonly writes: WriteAnnouncements;
   /** Pollers run outside any request's async context (its deadline and log tally are not theirs). */
   private readonly scope = new AsyncResource('LivePollers');
   private total = 0;
@@ -53,11 +50,16 @@ export class LiveEvents {
       ? new PubSubFeed(events as unknown as PubSubEventTarget<Topics>, (topic) => events.subscribed(topic))
       : new PubSubFeed();
     const { leaseTtlMs } = settings.live;
-    this.snapshots = new Snapshots(snapshots, snapshotTtlMs(leaseTtlMs), settings.live.maxSnapshotBytes);
+    this.snapshots = new SharedSnapshots(
+      snapshots,
+      snapshotTtlMs(leaseTtlMs),
+      settings.live.maxSnapshotBytes,
+    );
     this.interest = new Interest(snapshots, leaseTtlMs);
     this.lease = new StoredLease(leases, leaseTtlMs);
     this.metrics = createLiveMetrics(deps.registry, () => this.heldBytes());
     this.logger = deps.logger ?? silentLogger();
+    this.writes = new WriteAnnouncements({ feed: this.feed, snapshots: this.snapshots, logger: this.logger });
   }
 
   /** Open subscriptions, in all or of one credential. */
@@ -90,7 +92,7 @@ export class LiveEvents {
    * subscriber's transport, dropped when more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES wait for it.
    */
   subscribe(
-    credential: UpstreamKey,
+    key: UpstreamKey,
     kind: LiveKind,
     includeCurrent: boolean,
     link?: SubscriberLink,
@@ -108,7 +110,7 @@ export class LiveEvents {
     if (this.total >= liveMaxSubscriptions) {
       throw limited(`The gateway holds its maximum of ${liveMaxSubscriptions} subscriptions; retry later.`);
     }
-    const entry = this.entryFor(credential);
+    const entry = this.entryFor(key);
     if (entry.streams.size >= liveMaxSubscriptionsPerCredential) {
       throw limited(
         `At most ${liveMaxSubscriptionsPerCredential} subscriptions per credential; close one to open another.`,
@@ -143,22 +145,11 @@ export class LiveEvents {
   }
 
   /**
-   * A write through the gateway, announced to the account's endpoint subscribers on every replica
-   * now; the next poll does not announce it again. A failing store or feed costs the write nothing.
-   */
-  async endpointWritten(credential: UpstreamKey, write: EndpointWrite): Promise<void> {
-    const { digest } = credential;
-    await announceEndpointWrite({ feed: this.feed, snapshots: this.snapshots }, digest, write).catch(() => {
-      this.logger.warn({ credential: digest.slice(0, 8) }, 'live: a write could not be announced');
-    });
-  }
-
-  /**
    * What `event`'s joins are resolved with: `make`'s lookups, made once for every subscriber of the
    * credential here (fresh for each event), or unshared when the credential has no entry.
    */
-  joinsOf<T>(credential: UpstreamKey, event: object, make: () => T): T {
-    const entry = this.entries.get(credential.digest);
+  joinsOf<T>(key: UpstreamKey, event: object, make: () => T): T {
+    const entry = this.entries.get(key.digest);
     return entry ? entry.joins.of(event, make) : make();
   }
 
@@ -170,7 +161,7 @@ export class LiveEvents {
       listening: () => this.feed.listening(rules.topic, digest),
       current: async () => {
         const snapshot = await this.snapshots.observed(kind, digest);
-        return snapshot && { version: snapshot.version, events: onlineEvents(rules, snapshot) };
+        return snapshot && { version: snapshot.version, events: currentEvents(rules, snapshot) };
       },
     };
   }
@@ -188,13 +179,13 @@ export class LiveEvents {
     await Promise.all(ends);
   }
 
-  private entryFor(credential: UpstreamKey): CredentialEntry {
-    const { digest } = credential;
+  private entryFor(key: UpstreamKey): CredentialEntry {
+    const { digest } = key;
     let entry = this.entries.get(digest);
     if (!entry) {
       entry = {
         digest,
-        credential,
+        key,
         streams: new Map(),
         joins: new EventJoins(this.settings.live.pollIntervalMs),
         previous: Promise.resolve(),
@@ -210,7 +201,7 @@ export class LiveEvents {
       digest: entry.digest,
       // No read cache: every walk must see the upstream as it is now. The scope's tally counts the
       // attempts the poller's own calls send, whatever clients do meanwhile.
-      client: new NgrokClient(this.deps.transport.scoped(newScope(tally)), entry.credential),
+      client: new NgrokClient(this.deps.transport.scoped(newScope(tally)), entry.key),
       tally,
       snapshots: this.snapshots,
       interest: this.interest,

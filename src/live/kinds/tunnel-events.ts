@@ -1,5 +1,5 @@
 // Tunnel events: a tunnel of the account came online or went offline (presence-events.ts).
-import type { Tunnel } from '../upstream';
+import type { Tunnel } from '../../upstream';
 import type { PresenceKind } from './presence-events';
 
 export type TunnelEventKind = PresenceKind;

@@ -4,10 +4,10 @@
 // current list's events are made one at a time as the subscriber reads, from the snapshot every
 // subscriber of the account shares. What it holds is bounded in bytes (backlog.ts), the current
 // list's events included, and in time (stall.ts): a subscriber that reads too slowly is dropped.
-import { GatewayError } from '../errors';
+import { GatewayError } from '../../errors';
+import type { LiveEvent } from '../kinds/kinds';
 import { Backlog, eventBytes, type SubscriberLink } from './backlog';
 import type { FeedMessage } from './feed';
-import type { LiveEvent } from './kinds';
 import { StallWatch } from './stall';
 
 /** What the schema receives: an event, or the error that ends the stream. */
