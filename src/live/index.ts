@@ -10,4 +10,3 @@ export type { LiveEvent, LiveKind } from './kinds/kinds';
 export type { TunnelEventPayload } from './kinds/tunnel-events';
 export type { TunnelSessionEventPayload } from './kinds/tunnel-session-events';
 export { LiveEvents } from './live-events';
-export type { WriteAnnouncements } from './write-announcements';

@@ -2,7 +2,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { LiveKind } from './kinds/kinds';
 
-export type PollOutcome = 'complete' | 'failed' | 'refused' | 'too_large';
+type PollOutcome = 'complete' | 'failed' | 'refused' | 'too_large';
 
 export interface LiveMetrics {
   subscriptions(list: LiveKind, delta: number): void;

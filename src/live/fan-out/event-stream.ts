@@ -30,14 +30,14 @@ export interface Channel {
 export type TooSlowCause = 'size' | 'time';
 
 /** The last item of a stream whose subscriber left more than the cap unread. */
-export const tooSlow = (capBytes: number): GatewayError =>
+const tooSlow = (capBytes: number): GatewayError =>
   new GatewayError(
     'RATE_LIMITED',
     `Read too slowly: over ${capBytes} bytes of events waited unread; subscribe again with includeCurrent.`,
   );
 
 /** The last item of a stream whose subscriber read nothing for `stallMs` while events waited. */
-export const stalled = (stallMs: number): GatewayError =>
+const stalled = (stallMs: number): GatewayError =>
   new GatewayError(
     'RATE_LIMITED',
     `Read too slowly: nothing read for ${stallMs} ms while events waited; subscribe again with includeCurrent.`,

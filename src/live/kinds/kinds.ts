@@ -25,7 +25,7 @@ export type LiveEvent = TunnelEventPayload | EndpointEventPayload | TunnelSessio
 export type Topic = 'tunnelEvents' | 'endpointEvents' | 'tunnelSessionEvents';
 
 /** One page of a list, newest first; `next` false on its last page. */
-export interface WalkPage<T extends Listed> {
+interface WalkPage<T extends Listed> {
   readonly items: readonly T[];
   readonly next: boolean;
 }
@@ -41,7 +41,7 @@ export interface KindRules<T extends Listed, E extends LiveEvent> {
   online(item: T, observedAt: string): E;
 }
 
-export const PAGE_LIMIT = 100;
+const PAGE_LIMIT = 100;
 
 /** One page of a list as the upstream client answers it. */
 type ListCall<T extends Listed> = (

@@ -23,7 +23,7 @@ import { observe } from './observe';
 const MAX_BACKOFF_MS = MINUTE_MS;
 
 /** The poller's share of its account's upstream budget. */
-export interface PollBudget {
+interface PollBudget {
   /** Poll calls allowed per rolling minute: walks are spaced to fit. */
   readonly perMinute: number;
   /** Milliseconds until `calls` more poll calls fit (0: now). */

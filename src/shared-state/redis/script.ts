@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-export type ScriptArg = string | number;
+type ScriptArg = string | number;
 
 export type RedisScript = (
   client: Redis,

@@ -14,7 +14,7 @@ import type { SnapshotChange, SnapshotStore, StoredSnapshot } from './snapshot-s
 /** Changes kept per snapshot: a reader further behind reads it whole. */
 export const CHANGES_KEPT = 64;
 /** A change larger than this (as JSON) is not kept: readers behind it read the snapshot whole. */
-export const MAX_KEPT_CHANGE_BYTES = 256 * 1024;
+const MAX_KEPT_CHANGE_BYTES = 256 * 1024;
 
 // KEYS: the hash, the change list. ARGV: the version the reader knows (0: none).
 // Returns {} (none), {v} (the reader's), {v, 'changes', entry...} or {v, 'whole', HGETALL}.
