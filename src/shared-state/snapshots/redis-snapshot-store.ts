@@ -11,7 +11,7 @@ import type { KeyNames } from '../redis/keys';
 import { redisScript } from '../redis/script';
 import type { SnapshotChange, SnapshotStore, StoredSnapshot } from './snapshot-store';
 
-/** Changes kept per snapshot: a reader further behind reads it whole. */
+/** @internal test seam: Changes kept per snapshot: a reader further behind reads it whole. */
 export const CHANGES_KEPT = 64;
 /** A change larger than this (as JSON) is not kept: readers behind it read the snapshot whole. */
 const MAX_KEPT_CHANGE_BYTES = 256 * 1024;
