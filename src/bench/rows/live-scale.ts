@@ -8,6 +8,7 @@
 import { connect, type Socket } from 'node:net';
 import { type CloudEndpoint, newId, type Sandbox, startSandbox } from '../../sandbox';
 import { MINUTE_MS } from '../../time';
+import { openEventStream } from '../harness/event-stream';
 import { type GatewayProcess, residentMb, startGateway } from '../processes/processes';
 import { GATEWAY_ENTRY, log } from '../shared';
 import { startRedis } from './replicas';
@@ -73,18 +74,7 @@ function seeds(): CloudEndpoint[] {
 /** An SSE subscriber that reads everything, counting ONLINE and each endpoint's UPDATED. */
 async function reader(url: string, signal: AbortSignal): Promise<Reader> {
   const r: Reader = { online: 0, updated: new Map(), ended: false };
-  const response = await fetch(url, {
-    method: 'POST',
-    signal,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      authorization: `Bearer ${KEY}`,
-    },
-    body: QUERY,
-  });
-  const stream = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  if (!stream) throw new Error('no event stream');
+  const stream = await openEventStream(url, KEY, QUERY, signal);
   void (async () => {
     let buffer = '';
     for (;;) {

@@ -3,6 +3,7 @@
 // N), and the gateway's CPU time per event delivered.
 
 import { MINUTE_MS } from '../../time';
+import { openEventStream } from '../harness/event-stream';
 import { cpuMs, type GatewayProcess, type StandIn, startGateway } from '../processes/processes';
 import type { LiveRow } from '../report/report';
 
@@ -13,18 +14,7 @@ const CHURN_MS = 250;
 
 /** Opens one SSE subscription; counts its events until `signal` aborts. */
 async function subscribe(url: string, key: string, signal: AbortSignal, counts: number[], index: number) {
-  const response = await fetch(url, {
-    method: 'POST',
-    signal,
-    headers: {
-      'content-type': 'application/json',
-      accept: 'text/event-stream',
-      authorization: `Bearer ${key}`,
-    },
-    body: SUBSCRIPTION,
-  });
-  const reader = response.body?.pipeThrough(new TextDecoderStream()).getReader();
-  if (!reader) throw new Error('no event stream');
+  const reader = await openEventStream(url, key, SUBSCRIPTION, signal);
   void (async () => {
     for (;;) {
       const { done, value } = await reader.read();
