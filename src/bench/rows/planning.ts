@@ -24,7 +24,7 @@ export function measurePlanning(iterations = 5_000): PlanningRow {
   const timings = EXAMPLE_OPERATIONS.map((example) => {
     const document = parse(example.document);
     const variables = example.variables(ids);
-    const plan = () => planOperation(schema, document, example.name, variables);
+    const plan = () => planOperation({ schema, document, operationName: example.name, variables });
     for (let i = 0; i < WARM_UP; i += 1) plan();
     const started = performance.now();
     for (let i = 0; i < iterations; i += 1) plan();

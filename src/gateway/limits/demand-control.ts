@@ -60,7 +60,12 @@ async function judge(
   limits: DemandLimits,
   budget: DemandBudget | undefined,
 ): Promise<{ plan: Plan; refusal?: GatewayError | ArgumentRefusal }> {
-  const plan = planOf(args.schema as GraphQLSchema, args.document, args.operationName, args.variableValues);
+  const plan = planOf({
+    schema: args.schema as GraphQLSchema,
+    document: args.document,
+    operationName: args.operationName,
+    variables: args.variableValues,
+  });
   if (plan instanceof ArgumentRefusal) return { plan: { calls: 0, writes: 0, objects: 0 }, refusal: plan };
   const refusal = tooExpensive(plan, limits);
   if (refusal) return { plan, refusal };

@@ -251,17 +251,19 @@ class Planner {
   }
 }
 
+/** What a plan is made for: the operation `operationName` of `document`, with the client's `variables`. */
+export interface PlanRequest {
+  readonly schema: GraphQLSchema;
+  readonly document: DocumentNode;
+  readonly operationName?: string | null;
+  readonly variables?: Readonly<Record<string, unknown>> | null;
+}
+
 /**
- * The plan of the operation `operationName` of `document` with the client's `variables`, or
- * NOTHING when the variables do not fit (execution then refuses the request without a call).
- * Throws an ArgumentRefusal for a list argument outside its documented range.
+ * The plan of the operation, or NOTHING when the variables do not fit (execution then refuses the
+ * request without a call). Throws an ArgumentRefusal for a list argument outside its documented range.
  */
-export function planOperation(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operationName: string | null | undefined,
-  variables: Readonly<Record<string, unknown>> | null | undefined,
-): Plan {
+export function planOperation({ schema, document, operationName, variables }: PlanRequest): Plan {
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return NOTHING;
