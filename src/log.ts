@@ -16,7 +16,7 @@ export type { Logger } from 'pino';
  * Paths never written out, wherever a caller puts them: headers, keys, tokens, variables.
  * The gateway does not log these in the first place; this is the second line of defence.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'authorization',
   'headers.authorization',
   'headers.cookie',
@@ -47,7 +47,7 @@ function prettyAvailable(): boolean {
   }
 }
 
-/** Whether lines are pretty-printed: `auto` means development on a terminal with pino-pretty installed. */
+/** @internal test seam: Whether lines are pretty-printed: `auto` means development on a terminal with pino-pretty installed. */
 export function usePretty(config: LogSettings, isTty: boolean): boolean {
   if (config.log.format === 'json') return false;
   if (config.log.format === 'pretty') return prettyAvailable();

@@ -1,7 +1,7 @@
 // What the benchmark's files share: where the built entries are, the shared credential, small helpers.
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const GATEWAY_ENTRY = `${ROOT}dist/main.js`;
 export const STAND_IN_ENTRY = `${ROOT}dist/bench/processes/standin.js`;
 export const FLOOR_ENTRY = `${ROOT}dist/bench/processes/yoga-floor.js`;

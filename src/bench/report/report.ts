@@ -52,7 +52,7 @@ export interface Startup {
 }
 
 /** One replica count's round-robin load on one key: what the upstream saw, with and without Redis. */
-export interface ReplicasLoad {
+interface ReplicasLoad {
   /** Reads sent to the gateways, and those refused with RATE_LIMITED by the budget. */
   readonly sent: number;
   readonly refused: number;

@@ -7,11 +7,11 @@ import type { Scenario } from './scenario';
 
 export type { Scenario };
 
-export const TUNNEL_FIELDS =
+const TUNNEL_FIELDS =
   'id publicUrl startedAt metadata proto region forwardsTo tunnelSession { id uri } endpoint { id uri } backends { id uri } labels { name value }';
 
 /** Every Endpoint field, as a dashboard's endpoint table selects it. */
-export const ENDPOINT_FIELDS =
+const ENDPOINT_FIELDS =
   'id url type typeName bindings proto hostport region createdAt updatedAt description metadata trafficPolicy poolingEnabled upstreamUrl domain { id uri } tcpAddr { id uri } tunnel { id uri } tunnelSession { id uri } principal { id uri }';
 
 const LIST_20 = `query List20 { tunnels(first: 20) { edges { cursor node { ${TUNNEL_FIELDS} } } pageInfo { hasNextPage endCursor } } }`;

@@ -9,7 +9,7 @@ import { LRUCache } from 'lru-cache';
 /** Entries per cache, as yoga's default. */
 const MAX_ENTRIES = 1024;
 /** Characters of document text per cache: a thousand 4 kB documents, or 40 of the largest bodies. */
-export const MAX_CACHED_SOURCE = 4_000_000;
+const MAX_CACHED_SOURCE = 4_000_000;
 /** As yoga's default: an hour. */
 const TTL_MS = 3_600_000;
 

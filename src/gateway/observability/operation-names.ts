@@ -3,9 +3,9 @@
 // name folds into "other"), and a log field keeps a short, printable prefix.
 
 /** Longest name kept as a label value or logged in full. */
-export const MAX_OPERATION_NAME_LENGTH = 64;
+const MAX_OPERATION_NAME_LENGTH = 64;
 /** The label value of every name that is not (or no longer) given its own series. */
-export const OTHER_OPERATIONS = 'other';
+const OTHER_OPERATIONS = 'other';
 /** The label value of an operation without a name (the Prometheus plugin's own convention). */
 export const ANONYMOUS_OPERATION = 'Anonymous';
 

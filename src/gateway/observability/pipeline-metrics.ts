@@ -14,7 +14,7 @@ import type { Plugin } from 'graphql-yoga';
 import { Histogram, type Registry } from 'prom-client';
 import { ANONYMOUS_OPERATION, type OperationNameLabels } from './operation-names';
 
-export const METRICS_ENDPOINT = '/metrics';
+const METRICS_ENDPOINT = '/metrics';
 
 type OperationLabel = 'operationName' | 'operationType';
 const OPERATION_LABELS: OperationLabel[] = ['operationName', 'operationType'];

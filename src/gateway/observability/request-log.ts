@@ -13,7 +13,7 @@ import { newTally, type UpstreamEvents, type UpstreamTally } from '../../upstrea
 import type { MaskLogger } from '../execution/graphql-errors';
 import { loggable } from './operation-names';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 
 interface RequestRecord {
   readonly id: string;
@@ -37,7 +37,7 @@ const requestIdOfError = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null ? errorRequests.get(error) : undefined;
 
 /** Accepts the caller's id when it is short and plain, so it cannot forge log structure. */
-export function requestIdOf(header: string | null): string {
+function requestIdOf(header: string | null): string {
   return header !== null && /^[A-Za-z0-9._:-]{1,128}$/.test(header) ? header : randomUUID();
 }
 

@@ -21,7 +21,7 @@ export interface Tracing {
 }
 
 /** The instrumentation scope of every span the gateway makes. */
-export const TRACER_NAME = 'ngrok-graphql-gateway';
+const TRACER_NAME = 'ngrok-graphql-gateway';
 
 const headerGetter: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,

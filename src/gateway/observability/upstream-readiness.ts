@@ -6,7 +6,7 @@ import { type Plugin, useReadinessCheck } from 'graphql-yoga';
 import type { RedisConnection } from '../../shared-state';
 import { READINESS_REQUEST, type UpstreamTransport } from '../../upstream';
 
-export const READINESS_ENDPOINT = '/readiness';
+const READINESS_ENDPOINT = '/readiness';
 
 export interface ReadinessOptions {
   /** The server-held key; without it (pass-through) any HTTP answer counts as reachable. */

@@ -29,7 +29,7 @@ export interface EndpointFields {
 export type CloudEndpointInput = EndpointFields & { readonly url: string; readonly trafficPolicy: string };
 
 /** The part of a write at fault: a field, or the endpoint itself (an agent endpoint is read-only). */
-export type EndpointInputKey = keyof EndpointFields | 'id';
+type EndpointInputKey = keyof EndpointFields | 'id';
 
 export const listEndpointsRequest = (page: EndpointPageRequest): UpstreamRequest => ({
   route: 'listEndpoints',

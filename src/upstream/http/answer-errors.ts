@@ -34,7 +34,7 @@ const RULES: readonly Rule[] = [
 ];
 
 /** The gateway's code for an upstream error status; any other 4xx is the request's fault. */
-export function codeOfAnswer(status: number, errorCode: string | undefined): AnswerCode {
+function codeOfAnswer(status: number, errorCode: string | undefined): AnswerCode {
   return RULES.find((rule) => rule.matches(status, errorCode))?.code ?? 'BAD_USER_INPUT';
 }
 
@@ -76,7 +76,7 @@ export function answerError(
 /** Longest upstream reason kept: enough for a Traffic Policy complaint, not a page of text. */
 const MAX_REFUSAL_LENGTH = 300;
 
-/** A 400's `msg`, trimmed, without control characters, length-capped; undefined when it is not text. */
+/** @internal test seam: A 400's `msg`, trimmed, without control characters, length-capped; undefined when it is not text. */
 export function cleanedRefusal(msg: unknown): string | undefined {
   if (typeof msg !== 'string') return undefined;
   const text = msg.replace(/\p{Cc}+/gu, ' ').trim();

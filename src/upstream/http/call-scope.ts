@@ -22,7 +22,7 @@ export interface UpstreamTally {
 }
 
 /** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
-export interface UpstreamBudgetStanding {
+interface UpstreamBudgetStanding {
   readonly limit: number;
   readonly remaining: number;
 }

@@ -7,7 +7,7 @@ import type { Method, RouteName } from './request';
 export type CircuitState = 'closed' | 'open' | 'half-open';
 
 /** Who claims a call from the upstream budget: writes first, then client reads, then the live poller. */
-export type BudgetKind = ClaimKind;
+type BudgetKind = ClaimKind;
 
 export interface UpstreamEvents {
   /**
@@ -58,7 +58,7 @@ export interface UpstreamEvents {
   }): void;
 }
 
-/** Every hook's name, for whoever listens to all of them (tests record each). */
+/** @internal test seam: Every hook's name, for whoever listens to all of them (tests record each). */
 export const UPSTREAM_EVENT_NAMES = [
   'attempt',
   'coalesced',

@@ -4,9 +4,9 @@
 import { MINUTE_MS } from '../../time';
 
 /** At least a second: a 0 or a past date must not let a burst out at once. */
-export const MIN_RETRY_AFTER_S = 1;
+const MIN_RETRY_AFTER_S = 1;
 /** At most the upstream's rate window. */
-export const MAX_RETRY_AFTER_S = MINUTE_MS / 1000;
+const MAX_RETRY_AFTER_S = MINUTE_MS / 1000;
 
 const clamp = (seconds: number): number =>
   Math.min(MAX_RETRY_AFTER_S, Math.max(MIN_RETRY_AFTER_S, Math.ceil(seconds)));

@@ -22,11 +22,11 @@ export interface UpstreamBudget {
 const claims = (budget: UpstreamBudget, kind: ClaimKind): boolean =>
   budget.limitPerMin > 0 || kind === 'poll';
 
-export const BUDGET_MESSAGE =
+const BUDGET_MESSAGE =
   "The gateway's budget of ngrok API calls for this credential is spent for now; retry after retryAfter seconds.";
 
 /** Writes first, then client reads, then the live poller (see shared-state/budget/rate-budget.ts for the shares). */
-export const kindOf = (request: UpstreamRequest): ClaimKind =>
+const kindOf = (request: UpstreamRequest): ClaimKind =>
   request.method !== 'GET' ? 'mutation' : request.origin === 'poll' ? 'poll' : 'read';
 
 /** A refused claim: already the RATE_LIMITED failure, so without a wait stage it fails at once. */

@@ -15,6 +15,7 @@ export interface RetryPolicy {
   readonly random: () => number;
 }
 
+/** @internal test seam */
 export interface FailedAttempt {
   readonly method: string;
   readonly code: ErrorCode;
@@ -32,7 +33,7 @@ export interface FailedAttempt {
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 /** Reads are retried on connection errors, 502/503/504 and 429; writes only when never sent. */
-export function isRetryable(f: FailedAttempt): boolean {
+function isRetryable(f: FailedAttempt): boolean {
   if (f.delivery === 'local') return false;
   if (f.delivery === 'unsent') return true;
   if (f.method !== 'GET') return false;
@@ -42,13 +43,13 @@ export function isRetryable(f: FailedAttempt): boolean {
   return f.code === 'UPSTREAM_UNAVAILABLE';
 }
 
-/** Jittered exponential backoff: half the step fixed, half random, so retries of many clients spread. */
+/** @internal test seam: Jittered exponential backoff: half the step fixed, half random, so retries of many clients spread. */
 export function backoffMs(policy: RetryPolicy, attempt: number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseMs * 2 ** (attempt - 1));
   return Math.round(step / 2 + policy.random() * (step / 2));
 }
 
-/** Milliseconds to wait before the next attempt, or undefined to give up with this failure. */
+/** @internal test seam: Milliseconds to wait before the next attempt, or undefined to give up with this failure. */
 export function retryDelay(policy: RetryPolicy, f: FailedAttempt): number | undefined {
   if (f.attempt > policy.retries || !isRetryable(f)) return undefined;
   // The upstream's Retry-After wins over our own backoff; when it does not fit the deadline the

@@ -9,7 +9,7 @@ import { AttemptFailure, asFailure, type Stage, statusOf } from '../http/stage';
 export type Release = () => void;
 
 /** Why a call got no slot. */
-export class LimiterRejection extends Error {
+class LimiterRejection extends Error {
   override name = 'LimiterRejection';
   constructor(readonly reason: 'queue-full' | 'deadline') {
     super(reason);
