@@ -62,17 +62,17 @@ export class LiveEvents {
     this.writes = new WriteAnnouncements({ feed: this.feed, snapshots: this.snapshots, logger: this.logger });
   }
 
-  /** Open subscriptions, in all or of one credential. */
+  /** @internal test seam: open subscriptions, in all or of one credential. */
   count(apiKey?: string): number {
     return apiKey === undefined ? this.total : (this.entries.get(keyDigest(apiKey))?.streams.size ?? 0);
   }
 
-  /** Credentials this process keeps an entry for now (streams, a poller or its idle time). */
+  /** @internal test seam: credentials this process keeps an entry for now (streams, a poller or its idle time). */
   credentials(): number {
     return this.entries.size;
   }
 
-  /** Credentials this process polls now (with Redis: whose lease it holds). */
+  /** @internal test seam: credentials this process polls now (with Redis: whose lease it holds). */
   pollers(): number {
     let n = 0;
     for (const entry of this.entries.values()) if (entry.poller?.polling) n += 1;
