@@ -74,8 +74,15 @@ export function createLogger(config: LogSettings, destination?: DestinationStrea
       },
     });
   }
-  return pino(options);
+  // Written from the event loop's idle time: lines that arrive while one write is under way go out
+  // together in the next (one system call for many, not one each while the request waits). pino
+  // flushes what is left synchronously on exit, a crash's exit included (not a SIGKILL); at most
+  // LOG_BUFFER_BYTES wait for a stdout that does not drain, lines beyond are dropped, not blocking.
+  return pino(options, pino.destination({ dest: 1, sync: false, maxLength: LOG_BUFFER_BYTES }));
 }
+
+/** Bytes of log lines held while stdout does not take them. */
+const LOG_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** A logger that writes nothing (the default of createGateway). */
 export const silentLogger = (): Logger => pino({ level: 'silent' });
