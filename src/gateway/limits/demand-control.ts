@@ -12,6 +12,11 @@ import { toGraphQLError } from '../execution/graphql-errors';
 import { ArgumentRefusal, type Plan } from './demand/plan';
 import { planOf } from './demand/plans';
 
+/** The onExecuteDone hook yoga hands an operation's plugins. */
+type ExecuteDone = NonNullable<
+  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
+>;
+
 const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
 
 export interface DemandLimits {
@@ -128,19 +133,19 @@ export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): P
     const judged = judge(args, limits, budget);
     return judged instanceof Promise ? judged.then(settle) : settle(judged);
   };
-  const reportCalls = (calls: OperationCalls | undefined) =>
-    calls
-      ? {
-          onExecuteDone({ result, setResult }: { result: object; setResult: (r: ExecutionResult) => void }) {
-            if (Symbol.asyncIterator in result) return;
-            setResult(withCalls(result as ExecutionResult, calls));
-          },
-        }
-      : undefined;
+  // One hook for every admitted operation (it reads the operation's own context): no closure each.
+  const reportCalls = {
+    onExecuteDone({ args, result, setResult }: Parameters<ExecuteDone>[0]) {
+      const calls = args.contextValue.upstreamScope.operation;
+      if (calls === undefined || Symbol.asyncIterator in result) return;
+      setResult(withCalls(result, calls));
+    },
+  };
+  const afterAdmission = (calls: OperationCalls | undefined) => (calls ? reportCalls : undefined);
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const admitted = admit(args, setResultAndStopExecution);
-      return admitted instanceof Promise ? admitted.then(reportCalls) : reportCalls(admitted);
+      return admitted instanceof Promise ? admitted.then(afterAdmission) : afterAdmission(admitted);
     },
     onSubscribe({ args, setResultAndStopExecution }) {
       const admitted = admit(args, setResultAndStopExecution);
