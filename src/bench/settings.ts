@@ -77,7 +77,7 @@ export function settingsOf(argv: readonly string[]): Settings | 'help' {
     ...(only === undefined ? {} : { only }),
     nodeArgs: [
       // The heap sizes `npm start` and the container recipe give the gateway (see the README).
-      ...(values['node-arg'] ?? ['--max-old-space-size=128', '--max-semi-space-size=12']),
+      ...(values['node-arg'] ?? ['--max-old-space-size=128', '--max-semi-space-size=8']),
       ...(values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]),
     ],
   };
