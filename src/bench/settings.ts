@@ -10,7 +10,7 @@ export const USAGE = `Usage: npm run bench [-- options]
   --soak N            seconds of the memory run (default 60; quick: 0 = none)
   --only LIST         these scenarios only (and rest-direct, yoga-floor), no start-up timing; for profiling
   --cpu-prof DIR      write the gateways' CPU profiles (node --cpu-prof) into DIR
-  --node-arg ARG      a Node flag for the gateways (repeatable; default --max-old-space-size=128, as npm start)
+  --node-arg ARG      a Node flag for the gateways (repeatable; default the heap flags of npm start)
   --live-scale        only the live-scale run: 10,000 endpoints, 500 includeCurrent subscribers, 3 replicas
                       on one redis-server, a change every 100 ms for --seconds (default 60)
   --help              this text
@@ -76,8 +76,8 @@ export function settingsOf(argv: readonly string[]): Settings | 'help' {
     ).filter((name) => only === undefined || only.includes(name)),
     ...(only === undefined ? {} : { only }),
     nodeArgs: [
-      // The heap size `npm start` and the container recipe give the gateway (see the README).
-      ...(values['node-arg'] ?? ['--max-old-space-size=128']),
+      // The heap sizes `npm start` and the container recipe give the gateway (see the README).
+      ...(values['node-arg'] ?? ['--max-old-space-size=128', '--max-semi-space-size=8']),
       ...(values['cpu-prof'] === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`]),
     ],
   };

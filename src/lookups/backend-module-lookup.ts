@@ -14,9 +14,15 @@ function routeOf(key: string): RouteKey {
 }
 
 export class BackendModuleLookup {
-  private readonly loader = new DataLoader<string, LoadedBackendModule | null>((keys) => this.fetch(keys));
+  /** Made on first use: few operations read a backend module. */
+  private routeLoader: DataLoader<string, LoadedBackendModule | null> | undefined;
 
   constructor(private readonly client: NgrokClient) {}
+
+  private get loader(): DataLoader<string, LoadedBackendModule | null> {
+    this.routeLoader ??= new DataLoader((keys) => this.fetch(keys));
+    return this.routeLoader;
+  }
 
   /** The module of `route`, or null when the route has none. */
   load(route: RouteKey): Promise<LoadedBackendModule | null> {

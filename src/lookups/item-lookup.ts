@@ -16,18 +16,31 @@ export function pagesOf(ids: readonly string[]): string[][] {
 }
 
 export abstract class ItemLookup<T extends { readonly id: string }> {
-  /** What lists and writes showed this operation: the batch fetches no id found here. */
-  private readonly known = new Map<string, T>();
-  private readonly loader: DataLoader<string, T | null>;
+  /**
+   * What lists and writes showed this operation: the batch fetches no id found here. It and the
+   * loader are made on first use: most operations touch one or two of their six lookups.
+   */
+  private knownItems: Map<string, T> | undefined;
+  private itemLoader: DataLoader<string, T | null> | undefined;
 
   constructor(
     /** The operation's lists in flight, of every kind (shared with the other lookups). */
     protected readonly listings: Listings,
     /** Batch when the lists in flight have settled (Listings.schedule), or DataLoader's next tick. */
-    schedule?: 'after-lists',
-  ) {
-    const options = schedule === 'after-lists' ? { batchScheduleFn: listings.schedule } : {};
-    this.loader = new DataLoader((ids) => this.batch(ids), options);
+    private readonly schedule?: 'after-lists',
+  ) {}
+
+  private get known(): Map<string, T> {
+    this.knownItems ??= new Map();
+    return this.knownItems;
+  }
+
+  private get loader(): DataLoader<string, T | null> {
+    if (this.itemLoader === undefined) {
+      const options = this.schedule === 'after-lists' ? { batchScheduleFn: this.listings.schedule } : {};
+      this.itemLoader = new DataLoader((ids) => this.batch(ids), options);
+    }
+    return this.itemLoader;
   }
 
   /** The item with this id, or null when the account has none. */
@@ -69,7 +82,7 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
 
   /** What this operation knows of `id` already (a list or a write showed it). */
   protected knownItem(id: string): T | undefined {
-    return this.known.get(id);
+    return this.knownItems?.get(id);
   }
 
   /** Fetches `ids` (none of them known): the items found go through `listed`, failures into `failed`. */

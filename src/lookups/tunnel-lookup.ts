@@ -11,11 +11,10 @@ import type { Listings } from './listings';
 export class TunnelLookup extends ItemLookup<Tunnel> {
   /**
    * Batches the references (Ref.node) of a response; it caches nothing itself: what it reads goes
-   * into this lookup like any list (known, and primed into the one loader of tunnels by id).
+   * into this lookup like any list (known, and primed into the one loader of tunnels by id). Made
+   * on first use.
    */
-  private readonly referenced = new DataLoader<string, Tunnel | null>((ids) => this.loadReferenced(ids), {
-    cache: false,
-  });
+  private referenced: DataLoader<string, Tunnel | null> | undefined;
 
   constructor(
     private readonly client: NgrokClient,
@@ -40,6 +39,7 @@ export class TunnelLookup extends ItemLookup<Tunnel> {
 
   /** The tunnel a reference points at, or null when it is offline. */
   loadReference(id: string): Promise<Tunnel | null> {
+    this.referenced ??= new DataLoader((ids) => this.loadReferenced(ids), { cache: false });
     return this.referenced.load(id);
   }
 

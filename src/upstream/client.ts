@@ -75,15 +75,13 @@ export class NgrokClient {
     const cache = this.cache;
     if (!cache) return call(this.transport, key, args);
     const upstreamRequest = request(args);
-    let called = false;
-    const counted = () => {
-      called = true;
-      return call(this.transport, key, args);
-    };
-    return cache.read(key.digest, this.transport.pathOf(upstreamRequest), counted, related).then((value) => {
-      if (!called) this.transport.noteCacheHit(upstreamRequest.route);
-      return value;
-    });
+    return cache.read(
+      key.digest,
+      this.transport.pathOf(upstreamRequest),
+      () => call(this.transport, key, args),
+      related,
+      () => this.transport.noteCacheHit(upstreamRequest.route),
+    );
   }
 
   /** Each listed item is what its own GET would answer: a later read of it by id needs no call. */

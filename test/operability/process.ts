@@ -9,8 +9,13 @@ import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The heap limit of `npm start` (package.json). */
-const START_HEAP_FLAG = '--max-old-space-size=128';
+/** The node flags of `npm start` (package.json: the heap and young-generation limits), read from the script. */
+const START_NODE_FLAGS: string[] = (() => {
+  const start: string = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start;
+  const flags = /exec node ((?:--\S+ )+)dist\/main\.js/.exec(start)?.[1];
+  if (!flags) throw new Error(`npm start's node flags not found in: ${start}`);
+  return flags.trim().split(' ');
+})();
 
 /** Bundles the entry point; returns its path and a function removing it. */
 export async function bundleMain(): Promise<{ main: string; remove: () => void }> {
@@ -46,7 +51,7 @@ export interface GatewayProcess {
 
 /** Starts the bundled gateway with only the given variables, and waits for its listening line. */
 export async function startProcess(main: string, env: Record<string, string>): Promise<GatewayProcess> {
-  const child = spawn(process.execPath, [START_HEAP_FLAG, main], {
+  const child = spawn(process.execPath, [...START_NODE_FLAGS, main], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', PORT: '0', LOG_FORMAT: 'json', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,11 @@ import { toGraphQLError } from '../execution/graphql-errors';
 import { ArgumentRefusal, type Plan } from './demand/plan';
 import { planOf } from './demand/plans';
 
+/** The onExecuteDone hook yoga hands an operation's plugins. */
+type ExecuteDone = NonNullable<
+  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
+>;
+
 const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
 
 export interface DemandLimits {
@@ -54,12 +59,21 @@ async function budgetWait(budget: DemandBudget, digest: string, plan: Plan): Pro
   return Math.max(...waits);
 }
 
-/** The plan of `args`, or the refusal it earns: a list argument out of range, too expensive, or no budget. */
-async function judge(
+interface Judgement {
+  readonly plan: Plan;
+  readonly refusal?: GatewayError | ArgumentRefusal;
+}
+
+/**
+ * The plan of `args`, or the refusal it earns: a list argument out of range, too expensive, or no
+ * budget. Synchronous unless the budget must be asked (UPSTREAM_RATE_LIMIT_PER_MIN on): an
+ * operation admitted without waiting runs in the same tick, with no promise of its own.
+ */
+function judge(
   args: ExecutionArgs,
   limits: DemandLimits,
   budget: DemandBudget | undefined,
-): Promise<{ plan: Plan; refusal?: GatewayError | ArgumentRefusal }> {
+): Judgement | Promise<Judgement> {
   const plan = planOf({
     schema: args.schema as GraphQLSchema,
     document: args.document,
@@ -71,17 +85,18 @@ async function judge(
   if (refusal) return { plan, refusal };
   const ctx = args.contextValue as Context;
   if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated) return { plan };
-  const waitMs = await budgetWait(budget, ctx.client.key.digest, plan);
-  if (waitMs <= 0) return { plan };
-  const retryAfter = retryAfterFromMs(waitMs);
-  return {
-    plan,
-    refusal: new GatewayError(
-      'RATE_LIMITED',
-      `This operation needs up to ${plan.calls} upstream calls and this credential's budget has fewer left now; retry after retryAfter seconds.`,
-      { retryAfter, httpStatus: 429 },
-    ),
-  };
+  return budgetWait(budget, ctx.client.key.digest, plan).then((waitMs) => {
+    if (waitMs <= 0) return { plan };
+    const retryAfter = retryAfterFromMs(waitMs);
+    return {
+      plan,
+      refusal: new GatewayError(
+        'RATE_LIMITED',
+        `This operation needs up to ${plan.calls} upstream calls and this credential's budget has fewer left now; retry after retryAfter seconds.`,
+        { retryAfter, httpStatus: 429 },
+      ),
+    };
+  });
 }
 
 const withCalls = (result: ExecutionResult, calls: { predicted: number; made: number }): ExecutionResult => ({
@@ -104,33 +119,42 @@ function refused(refusal: GatewayError | ArgumentRefusal, plan: Plan, limits: De
   return withCalls({ errors: [error] }, { predicted: plan.calls, made: 0 });
 }
 
+type OperationCalls = Context['upstreamScope']['operation'];
+
 export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): Plugin<Context> {
-  /** Plans, notes the prediction, and refuses or lets the operation run. */
-  const admit = async (
+  /** Plans, notes the prediction, and refuses or lets the operation run (in the same tick when it can). */
+  const admit = (
     args: ExecutionArgs,
     stop: (result: ExecutionResult) => void,
-  ): Promise<Context['upstreamScope']['operation'] | undefined> => {
+  ): OperationCalls | undefined | Promise<OperationCalls | undefined> => {
     const scope = (args.contextValue as Context).upstreamScope;
-    const { plan, refusal } = await judge(args, limits, budget);
-    const calls = scope.operation;
-    if (calls) calls.predicted = plan.calls;
-    if (scope.tally) scope.tally.predicted += plan.calls;
-    if (refusal) stop(refused(refusal, plan, limits));
-    return refusal ? undefined : calls;
+    const settle = ({ plan, refusal }: Judgement): OperationCalls | undefined => {
+      const calls = scope.operation;
+      if (calls) calls.predicted = plan.calls;
+      if (scope.tally) scope.tally.predicted += plan.calls;
+      if (refusal) stop(refused(refusal, plan, limits));
+      return refusal ? undefined : calls;
+    };
+    const judged = judge(args, limits, budget);
+    return judged instanceof Promise ? judged.then(settle) : settle(judged);
   };
-  return {
-    async onExecute({ args, setResultAndStopExecution }) {
-      const calls = await admit(args, setResultAndStopExecution);
-      if (!calls) return;
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (Symbol.asyncIterator in result) return;
-          setResult(withCalls(result, calls));
-        },
-      };
+  // One hook for every admitted operation (it reads the operation's own context): no closure each.
+  const reportCalls = {
+    onExecuteDone({ args, result, setResult }: Parameters<ExecuteDone>[0]) {
+      const calls = args.contextValue.upstreamScope.operation;
+      if (calls === undefined || Symbol.asyncIterator in result) return;
+      setResult(withCalls(result, calls));
     },
-    async onSubscribe({ args, setResultAndStopExecution }) {
-      await admit(args, setResultAndStopExecution);
+  };
+  const afterAdmission = (calls: OperationCalls | undefined) => (calls ? reportCalls : undefined);
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const admitted = admit(args, setResultAndStopExecution);
+      return admitted instanceof Promise ? admitted.then(afterAdmission) : afterAdmission(admitted);
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const admitted = admit(args, setResultAndStopExecution);
+      return admitted instanceof Promise ? admitted.then(() => undefined) : undefined;
     },
   };
 }

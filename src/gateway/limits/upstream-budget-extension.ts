@@ -6,23 +6,25 @@
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
 
+/** The onExecuteDone hook yoga hands an operation's plugins. */
+type ExecuteDone = NonNullable<
+  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
+>;
+
 const UPSTREAM_BUDGET_EXTENSION = 'upstreamBudget';
 
 /** Reads the request's upstream tally, which the budget stage fills in (src/upstream/stages/budget.ts). */
 export function useUpstreamBudgetExtension(): Plugin<Context> {
-  return {
-    onExecute({ args }) {
-      const scope = (args.contextValue as Context).upstreamScope;
-      return {
-        onExecuteDone({ result, setResult }) {
-          const budget = scope.tally?.budget;
-          if (budget === undefined || Symbol.asyncIterator in result) return;
-          setResult({
-            ...result,
-            extensions: { ...result.extensions, [UPSTREAM_BUDGET_EXTENSION]: { ...budget } },
-          });
-        },
-      };
+  // One hook for every operation (it reads the operation's own context), no closure made per operation.
+  const afterExecution = {
+    onExecuteDone({ args, result, setResult }: Parameters<ExecuteDone>[0]) {
+      const budget = args.contextValue.upstreamScope.tally?.budget;
+      if (budget === undefined || Symbol.asyncIterator in result) return;
+      setResult({
+        ...result,
+        extensions: { ...result.extensions, [UPSTREAM_BUDGET_EXTENSION]: { ...budget } },
+      });
     },
   };
+  return { onExecute: () => afterExecution };
 }

@@ -112,6 +112,22 @@ const joined = (names: (string | undefined)[]): string | null =>
 
 const UPSTREAM_CODES = /^(?:UPSTREAM_|RATE_LIMITED$)/;
 
+/** The last URL logged and its path: requests to one URL (nearly all, /graphql) parse it once. */
+let lastUrl = '';
+let lastPath = '';
+const pathOf = (url: string): string => {
+  if (url !== lastUrl) {
+    lastPath = loggable(new URL(url).pathname, LONGEST_TEXT);
+    lastUrl = url;
+  }
+  return lastPath;
+};
+
+/** The onExecuteDone hook yoga hands an operation's plugins. */
+type ExecuteDone = NonNullable<
+  Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>['onExecuteDone']
+>;
+
 /** The request log: its yoga plugin, and each request's tally for the upstream scope of its operations. */
 export interface RequestLog {
   readonly plugin: Plugin;
@@ -158,13 +174,24 @@ export function createRequestLog(logger: Logger): RequestLog {
     errorCodes: new Set(),
   });
   /** The record of the request an operation belongs to, with the operation noted in it. */
-  const executing = (args: ExecutionArgs): RequestRecord | undefined => {
+  const recordOf = (args: ExecutionArgs): RequestRecord | undefined => {
     const request = (args.contextValue as { request?: Request }).request;
-    const record = request && records.get(request);
+    return request && records.get(request);
+  };
+  const executing = (args: ExecutionArgs): RequestRecord | undefined => {
+    const record = recordOf(args);
     if (!record) return undefined;
     const operation = getOperationAST(args.document, args.operationName);
     if (operation) record.executed.push({ name: operation.name?.value, type: operation.operation });
     return record;
+  };
+  /** One hook for every operation (it finds the operation's record), no closure made per operation. */
+  const afterExecution = {
+    onExecuteDone(payload: Parameters<ExecuteDone>[0]) {
+      const record = recordOf(payload.args);
+      if (record)
+        handleStreamOrSingleExecutionResult(payload, ({ result }) => noteErrorsOf(result, record.id));
+    },
   };
   const plugin: Plugin = {
     // Instrumentation, not onRequest: it sees every request, those yoga's own plugins answer too (/health).
@@ -181,13 +208,8 @@ export function createRequestLog(logger: Logger): RequestLog {
       if (typeof params.operationName === 'string') record.requested.push(params.operationName);
     },
     onExecute({ args }) {
-      const record = executing(args);
-      if (!record) return;
       // Runs before yoga's masking (a plugin of its own, after the gateway's).
-      return {
-        onExecuteDone: (payload) =>
-          handleStreamOrSingleExecutionResult(payload, ({ result }) => noteErrorsOf(result, record.id)),
-      };
+      return executing(args) ? afterExecution : undefined;
     },
     onSubscribe({ args }) {
       const record = executing(args);
@@ -238,7 +260,7 @@ export function createRequestLog(logger: Logger): RequestLog {
     const line = {
       reqId: record.id,
       method: answer.method,
-      path: loggable(new URL(answer.url).pathname, LONGEST_TEXT),
+      path: pathOf(answer.url),
       ...(answer.transport ? { transport: answer.transport } : {}),
       operationName: joined(
         record.executed.length > 0 ? record.executed.map((o) => o.name) : record.requested,

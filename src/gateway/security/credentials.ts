@@ -1,6 +1,6 @@
 // Who is calling (a Caller) and with which ngrok API key. Pass-through mode forwards the client's own
 // key; server-held key mode lends the gateway's key to clients holding a gateway token.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { Config, GatewayToken, TokenScope } from '../../config';
 import type { Caller } from '../../context';
 import { GatewayError } from '../../errors';
@@ -19,7 +19,7 @@ function bearer(header: string | null): string | undefined {
   return match[1];
 }
 
-const digest = (s: string) => createHash('sha256').update(s).digest();
+const digest = (s: string) => hash('sha256', s, 'buffer');
 
 /** Compares digests in constant time, so neither the token nor its length leaks through timing. */
 function findToken(tokens: readonly GatewayToken[], presented: string): GatewayToken | undefined {

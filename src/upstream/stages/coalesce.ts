@@ -42,7 +42,8 @@ export class InFlight<E extends { readonly promise: Promise<unknown> }> {
 const keyOf = (digest: string, path: string): string => `${digest} ${path}`;
 
 export function coalesceStage(stats: { coalesced: number }, events: UpstreamEvents | undefined): Stage {
-  const inFlight = new InFlight<{ readonly promise: Promise<UpstreamResponse> }>();
+  /** Each call under way with the deadline of the operation that started it. */
+  const inFlight = new InFlight<{ readonly promise: Promise<UpstreamResponse>; readonly deadline: number }>();
   return (next) => (call) => {
     if (call.request.method !== 'GET') {
       inFlight.detach(call.digest);
@@ -53,11 +54,14 @@ export function coalesceStage(stats: { coalesced: number }, events: UpstreamEven
       stats.coalesced += 1;
       if (call.tally) call.tally.coalesced += 1;
       events?.coalesced?.({ route: call.request.route });
-      // The call keeps the deadline of the operation that started it; this one may end sooner.
-      return untilDeadline(pending.promise, call.deadline);
+      // The call keeps the deadline of the operation that started it; this one may end sooner. When
+      // it ends no later than the started call's, that call's own deadline ends both: no timer.
+      return pending.deadline <= call.deadline
+        ? pending.promise
+        : untilDeadline(pending.promise, call.deadline);
     }
     const promise = next(call);
-    inFlight.hold(call.digest, call.path, { promise });
+    inFlight.hold(call.digest, call.path, { promise, deadline: call.deadline });
     return promise;
   };
 }
