@@ -47,7 +47,7 @@ function prettyAvailable(): boolean {
   }
 }
 
-/** @internal test seam: Whether lines are pretty-printed: `auto` means development on a terminal with pino-pretty installed. */
+/** @internal test seam: whether lines are pretty-printed: `auto` means development on a terminal with pino-pretty installed. */
 export function usePretty(config: LogSettings, isTty: boolean): boolean {
   if (config.log.format === 'json') return false;
   if (config.log.format === 'pretty') return prettyAvailable();

@@ -44,6 +44,13 @@ export class BackendModuleLookup {
     this.loader.clear(keyOf(route));
   }
 
+  /** `remove` deletes the module of `route`: reads meanwhile fetch again, reads after it see null. */
+  async deleting(route: RouteKey, remove: () => Promise<unknown>): Promise<void> {
+    this.changed(route);
+    await remove();
+    this.deleted(route);
+  }
+
   private fetch(keys: readonly string[]): Promise<(LoadedBackendModule | null | Error)[]> {
     return Promise.all(
       keys.map(async (key) => {

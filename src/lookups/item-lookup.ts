@@ -72,6 +72,13 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
     this.loader.clear(id);
   }
 
+  /** `remove` deletes `id` upstream: reads meanwhile fetch it again, reads after it see null. */
+  async deleting(id: string, remove: () => Promise<unknown>): Promise<void> {
+    this.changed(id);
+    await remove();
+    this.deleted(id);
+  }
+
   /** Items a list showed: known from now on, and primed (a later load of one costs no call). */
   protected listed(items: readonly T[]): void {
     for (const item of items) {

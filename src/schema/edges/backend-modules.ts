@@ -146,9 +146,7 @@ writeMutation('deleteHttpsEdgeRouteBackend', {
   errors: [MUTATION_ERRORS, 'The route, or why not.'],
   resolve: async (input, ctx) => {
     const route = checkedRoute(input);
-    ctx.backendModules.changed(route);
-    await ctx.client.deleteBackendModule(route);
-    ctx.backendModules.deleted(route);
+    await ctx.backendModules.deleting(route, () => ctx.client.deleteBackendModule(route));
     return { edgeId: route.edgeId, routeId: route.routeId };
   },
 });

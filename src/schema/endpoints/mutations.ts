@@ -121,9 +121,7 @@ writeMutation('deleteEndpoint', {
   errors: [MUTATION_ERRORS, 'The deleted id, or why not.'],
   resolve: async (input, ctx) => {
     const id = checkedId(input.id);
-    ctx.endpoints.changed(id);
-    await refusalShown(ctx.client.deleteEndpoint(id), withReason);
-    ctx.endpoints.deleted(id);
+    await ctx.endpoints.deleting(id, () => refusalShown(ctx.client.deleteEndpoint(id), withReason));
     await ctx.endpointWritten({ type: 'deleted', id });
     return { id };
   },
