@@ -1,9 +1,9 @@
 // The per-request context: the caller, an upstream client with its API key, and the request's
-// own lookups (lookups/), which own its DataLoaders. A subscription's context takes each event's
-// own lookups before the event is resolved (enterEvent).
+// own lookups (lookups/), which own its DataLoaders. A subscription's context takes the lookups of
+// each event's observation before the event is resolved (enterEvent).
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
-import type { EndpointWrite, LiveEvents, LiveKind, StreamItem, SubscriberLink } from './live';
+import type { EndpointWrite, LiveEvents, LiveKind, Observed, StreamItem, SubscriberLink } from './live';
 import { type Lookups, lookupsOf } from './lookups';
 import {
   type CallScope,
@@ -34,17 +34,21 @@ export interface Context extends Lookups {
   readonly liveEvents: (kind: LiveKind, includeCurrent: boolean) => AsyncIterable<StreamItem>;
   /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
   readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
-  /** The lookups a live event's joins are resolved with, shared by the account's subscribers here. */
-  readonly eventLookups: (event: object) => Lookups;
+  /**
+   * The lookups a live event's joins are resolved with: its observation's, shared by the account's
+   * subscribers here and by the other events of that observation.
+   */
+  readonly eventLookups: (event: Observed) => Lookups;
 }
 
 /**
- * Points `ctx` at `event`'s own lookups and DataLoaders before the event is resolved: each event of a
- * subscription sees the upstream afresh (no join frozen at the first event, no error cached for the
- * later ones), and the account's subscribers on this replica share one lookup per event. A
- * subscription resolves its events one at a time, so the switch never crosses two of them.
+ * Points `ctx` at the lookups and DataLoaders of `event`'s observation before the event is resolved:
+ * each observation of a subscription sees the upstream afresh (no join frozen at the first event, no
+ * error cached for later observations), and the account's subscribers on this replica share one
+ * lookup per observation. A subscription resolves its events one at a time, so the switch never
+ * crosses two of them.
  */
-export function enterEvent(ctx: Context, event: object): void {
+export function enterEvent(ctx: Context, event: Observed): void {
   Object.assign(ctx, ctx.eventLookups(event));
 }
 

@@ -4,6 +4,7 @@
 // (snapshots/), the fan-out to subscribers (fan-out/), and the lease and interest marks that make
 // one replica poll for all (replicas/).
 export type { SubscriberLink } from './fan-out/backlog';
+export type { Observed } from './fan-out/event-joins';
 export type { StreamItem } from './fan-out/event-stream';
 export type { EndpointEventPayload, EndpointWrite } from './kinds/endpoint-events';
 export type { LiveEvent, LiveKind } from './kinds/kinds';

@@ -11,7 +11,7 @@ import { pollShareOf } from '../shared-state';
 import { keyDigest, NgrokClient, newScope, newTally, type UpstreamKey } from '../upstream';
 import type { SubscriberLink } from './fan-out/backlog';
 import { currentEvents } from './fan-out/current-events';
-import { EventJoins } from './fan-out/event-joins';
+import { EventJoins, type Observed } from './fan-out/event-joins';
 import { type Channel, EventStream, type StreamItem } from './fan-out/event-stream';
 import { type LiveFeed, PubSubFeed, type Topics } from './fan-out/feed';
 import { KINDS, LIVE_KINDS, type LiveKind } from './kinds/kinds';
@@ -145,10 +145,10 @@ export class LiveEvents {
   }
 
   /**
-   * What `event`'s joins are resolved with: `make`'s lookups, made once for every subscriber of the
-   * credential here (fresh for each event), or unshared when the credential has no entry.
+   * What `event`'s joins are resolved with: `make`'s lookups, made once per observation for every
+   * subscriber of the credential here (fan-out/event-joins.ts), or unshared when it has no entry.
    */
-  joinsOf<T>(key: UpstreamKey, event: object, make: () => T): T {
+  joinsOf<T>(key: UpstreamKey, event: Observed, make: () => T): T {
     const entry = this.entries.get(key.digest);
     return entry ? entry.joins.of(event, make) : make();
   }
@@ -187,7 +187,7 @@ export class LiveEvents {
         digest,
         key,
         streams: new Map(),
-        joins: new EventJoins(this.settings.live.pollIntervalMs),
+        joins: new EventJoins(),
         previous: Promise.resolve(),
       };
       this.entries.set(digest, entry);

@@ -3,7 +3,7 @@
 // that event's alone. And they are resolved once for every subscriber of the account: three
 // subscribers of one ONLINE cost one GET of its tunnel.
 import { afterEach, describe, expect, it } from 'vitest';
-import { makeTunnels } from '../../src/sandbox';
+import { makeTunnels, newId } from '../../src/sandbox';
 import { walked } from './endpoint-support';
 import { command } from './session-support';
 import { ENDPOINT_EVENTS, KEY, type Stack, type Subscriber, sse, startLiveStack, until } from './support';
@@ -111,5 +111,51 @@ describe('the joins of live events', () => {
     expect(s.seen()).toEqual([`ONLINE:ep_${added.id.slice(3)}`, `OFFLINE:ep_${added.id.slice(3)}`]);
     expect(agentOf(0)).toEqual({ id: session, node: { id: session } });
     expect(agentOf(1)).toEqual({ id: session, node: null });
+  });
+});
+
+describe('the joins of one observation', () => {
+  let stack: Stack;
+  const open: Subscriber[] = [];
+  afterEach(async () => {
+    for (const s of open.splice(0)) s.close();
+    await stack.close();
+  });
+
+  it('are shared by its events and subscribers: 6 endpoints on one wildcard domain, one call per walk read', async () => {
+    const at = '2025-06-01T00:00:00Z';
+    const domains = [{ id: newId('rd'), created_at: at, domain: '*.apps.example.com' }];
+    const endpoints = Array.from({ length: 6 }, (_, i) => ({
+      id: newId('ep'),
+      url: `https://e${i}.apps.example.com`,
+      created_at: at,
+      updated_at: at,
+      traffic_policy: '{}',
+      bindings: ['public'],
+    }));
+    stack = await startLiveStack({ accounts: { [KEY]: { reservedDomains: domains, endpoints } } });
+    const query = ENDPOINT_EVENTS('id domain { node { ... on ReservedDomain { domain } } }');
+    const three = await Promise.all(
+      [1, 2, 3].map(() => sse(stack.url, KEY, { includeCurrent: true }, query)),
+    );
+    open.push(...three);
+    for (const s of three) await s.received(6);
+    const shownDomains = (s: Subscriber) =>
+      s.results.map(
+        (r) =>
+          (r.data?.endpointEvents?.endpoint as { domain: { node: { domain: string } } }).domain.node.domain,
+      );
+    const observations = new Set<string>();
+    for (const s of three) {
+      expect(s.results.every((r) => r.errors === undefined)).toBe(true);
+      expect(shownDomains(s)).toEqual(Array(6).fill('*.apps.example.com'));
+      // A subscriber's current list is one walk's: its six events share one observation.
+      const own = new Set(s.results.map((r) => r.data?.endpointEvents?.observedAt ?? ''));
+      expect(own.size).toBe(1);
+      for (const at of own) observations.add(at);
+    }
+    // One call per observation for its six events, whichever of the three subscribers read them.
+    expect(stack.sandbox.calls('listReservedDomains')).toBe(observations.size);
+    expect(observations.size).toBeLessThanOrEqual(3);
   });
 });

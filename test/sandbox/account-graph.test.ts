@@ -7,6 +7,7 @@ import {
   demoData,
   joinedAccount,
   makeTunnels,
+  newId,
   type Sandbox,
   startSandbox,
 } from '../../src/sandbox';
@@ -218,5 +219,41 @@ describe('stand-in options for the account graph', () => {
       body: {},
     });
     expect((answer.json as { msg: string }).msg).toMatch(/update checks are disabled/);
+  });
+});
+
+describe('wildcard reserved domains in the stand-in', () => {
+  let sandbox: Sandbox;
+  afterAll(() => sandbox.close());
+
+  it("an endpoint's domain is its host's own reservation, else the nearest wildcard one above it", async () => {
+    const at = '2025-06-01T00:00:00Z';
+    const domain = (name: string) => ({ id: newId('rd'), created_at: at, domain: name });
+    const [exact, wide, narrow] = [
+      domain('a.example.com'),
+      domain('*.example.com'),
+      domain('*.b.example.com'),
+    ];
+    const endpoint = (host: string) => ({
+      id: newId('ep'),
+      url: `https://${host}`,
+      created_at: at,
+      updated_at: at,
+      traffic_policy: '{}',
+      bindings: ['public'],
+    });
+    const hosts = ['a.example.com', 'c.example.com', 'x.y.example.com', 'c.b.example.com', 'other.org'];
+    sandbox = await startSandbox({
+      rateLimit: false,
+      accounts: { [KEY]: { reservedDomains: [exact, wide, narrow], endpoints: hosts.map(endpoint) } },
+    });
+    const domains = new Map(sandbox.listEndpoints(KEY).map((e) => [e.host, e.domain?.id]));
+    expect(Object.fromEntries(domains)).toEqual({
+      'a.example.com': exact.id,
+      'c.example.com': wide.id,
+      'x.y.example.com': wide.id,
+      'c.b.example.com': narrow.id,
+      'other.org': undefined,
+    });
   });
 });

@@ -1,29 +1,33 @@
-// What the joins of one event are resolved with (its tunnel's node, an endpoint by id): made for
-// the event when its first subscriber on this replica reads it, and shared by every other subscriber
-// of the account here, so 100 subscribers of one ONLINE cost the upstream calls of one. Each event
-// has its own: a later event sees the upstream as it is then, and an error is that event's alone.
-// They hang off the credential's entry (live-events.ts), so they go, and their client with its
-// key, when the credential's last stream ends. Held for a bounded number of recent events: the
-// current list's events outlive their reading (current-events.ts), their joins need not.
+// What the joins of live events are resolved with (a tunnel's node, an endpoint's domain): one set of
+// lookups per observation (one walk, or one write), made when the first of its events is read on
+// this replica and shared by every subscriber of the account here and by every event of that
+// observation. So 100 subscribers of one ONLINE cost the upstream calls of one, and the 10,000 items
+// of a current list joined to 20 domains cost 20 calls, not 10,000. A later observation has its own:
+// its events see the upstream as it is then, and an error is that observation's alone. They hang off
+// the credential's entry (live-events.ts), so they go, and their client with its key, when the
+// credential's last stream ends.
 import { LRUCache } from 'lru-cache';
 
-/** Events whose joins are kept at once: far more than subscribers read at the same moment. */
-const KEPT = 1_024;
+/**
+ * Observations whose joins are kept at once, the least recently read dropped first: a poll makes
+ * at most one a second, and a reader still on an old one (a long current list) keeps it in use.
+ */
+const KEPT = 64;
+
+/** What names an event's observation: every live event carries when it was observed. */
+export interface Observed {
+  readonly observedAt: string;
+}
 
 export class EventJoins {
-  private readonly scopes: LRUCache<object, { readonly value: unknown }>;
+  private readonly scopes = new LRUCache<string, { readonly value: unknown }>({ max: KEPT });
 
-  /** `freshMs`: how long an event read again (an includeCurrent item of a quiet account) keeps its joins. */
-  constructor(freshMs: number) {
-    this.scopes = new LRUCache({ max: KEPT, ttl: freshMs });
-  }
-
-  /** The joins of `event`, made by `make` for its first reader (or once the last ones are stale). */
-  of<T>(event: object, make: () => T): T {
-    const held = this.scopes.get(event);
+  /** The joins of `event`'s observation, made by `make` for its first event read here. */
+  of<T>(event: Observed, make: () => T): T {
+    const held = this.scopes.get(event.observedAt);
     if (held !== undefined) return held.value as T;
     const value = make();
-    this.scopes.set(event, { value });
+    this.scopes.set(event.observedAt, { value });
     return value;
   }
 

@@ -66,9 +66,18 @@ export class AccountGraph {
     return collection === 'reserved_domains' ? this.domains.get(id) : this.addrs.get(id);
   }
 
-  /** The reserved domain (rd_…) on this host, if any. */
+  /**
+   * The reserved domain (rd_…) on this host, if any: the host's own reservation, else the nearest
+   * wildcard one above it (`*.example.com` covers `a.example.com` and `a.b.example.com`).
+   */
   domainFor(host: string): string | undefined {
-    return this.domainByHost.get(host);
+    const exact = this.domainByHost.get(host);
+    if (exact !== undefined) return exact;
+    for (let dot = host.indexOf('.'); dot !== -1; dot = host.indexOf('.', dot + 1)) {
+      const wildcard = this.domainByHost.get(`*${host.slice(dot)}`);
+      if (wildcard !== undefined) return wildcard;
+    }
+    return undefined;
   }
 
   /** The reserved address (ra_…) on this host:port, if any. */

@@ -77,7 +77,7 @@ export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSu
       // The stream's last item may be the error that ends it (a refused credential).
       resolve: (item: StreamItem, _args, ctx) => {
         if (item instanceof GatewayError) throw item;
-        // Its joins are resolved with this event's own lookups, shared by the account's subscribers.
+        // Its joins are resolved with its observation's lookups, shared by the account's subscribers.
         enterEvent(ctx, item);
         // An event of this subscription's kind: its stream carries no other (Pothos cannot see that).
         return item as never;
