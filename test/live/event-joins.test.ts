@@ -143,7 +143,8 @@ describe('the joins of one observation', () => {
     const shownDomains = (s: Subscriber) =>
       s.results.map(
         (r) =>
-          (r.data?.endpointEvents?.endpoint as { domain: { node: { domain: string } } }).domain.node.domain,
+          (r.data?.endpointEvents?.endpoint as { domain?: { node?: { domain: string } } } | undefined)?.domain
+            ?.node?.domain,
       );
     const observations = new Set<string>();
     for (const s of three) {
