@@ -149,7 +149,7 @@ async function liveScale(seconds: number, nodeArgs: readonly string[]): Promise<
     `${OUT_DIR}/live-scale-${stamp}.json`,
     `${JSON.stringify({ machine: machine(), ...result }, null, 2)}\n`,
   );
-  if (result.exact !== result.readers) process.exitCode = 1;
+  if (result.exact !== result.readers || !result.control.exact) process.exitCode = 1;
 }
 
 await main();
