@@ -9,10 +9,12 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * Observations whose joins are kept at once, the least recently read dropped first: a poll makes
- * at most one a second, and a reader still on an old one (a long current list) keeps it in use.
+ * Observations whose joins are kept at once, the least recently read dropped first: a reader still
+ * on an old one (a long current list) keeps it in use; a reader further behind joins its events
+ * again. Each holds at most the items its own events refer to, so this bounds the memory at 16 times
+ * what one list's joins take.
  */
-const KEPT = 64;
+const KEPT = 16;
 
 /** What names an event's observation: every live event carries when it was observed. */
 export interface Observed {
