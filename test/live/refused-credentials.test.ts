@@ -96,18 +96,25 @@ describe('refused credentials', () => {
     await refuse(1_000);
     await until(() => stack.gateway.live.credentials() === 0, 'the first entries to go', 60_000);
     forgetHarness();
-    const before = heapUsed();
 
-    await refuse(2_000);
-    // Released when the last stream ends, not LIVE_IDLE_MS (60 s) later.
-    await until(() => stack.gateway.live.credentials() === 0, 'every entry to go', 60_000);
-    expect(stack.gateway.live.count()).toBe(0);
-    forgetHarness();
-    const grown = heapUsed() - before;
+    /** Heap grown by 2,000 more refused credentials, once the last of their entries went. */
+    const round = async (): Promise<number> => {
+      const before = heapUsed();
+      await refuse(2_000);
+      // Released when the last stream ends, not LIVE_IDLE_MS (60 s) later.
+      await until(() => stack.gateway.live.credentials() === 0, 'every entry to go', 60_000);
+      expect(stack.gateway.live.count()).toBe(0);
+      forgetHarness();
+      return heapUsed() - before;
+    };
     // What stays per credential is its digest in bounded memories that expire (its poll window:
-    // about 300 bytes), plus code the JIT still compiles (0.2 to 0.8 KB a credential here). An entry
-    // kept with its key, client and poller came to about 3 KB a credential.
-    expect(grown / 2_000, 'heap bytes kept per refused credential').toBeLessThan(2_000);
+    // about 300 bytes), plus code the JIT still compiles (0.2 to 0.8 KB a credential here): 0.5 to
+    // 1.2 KB, and about 2 KB in one round of five (the heap is shared with the test's own clients).
+    // A leak grows every round; an entry kept with its key, client and poller came to about 3 KB.
+    const grown = Math.min(await round(), await round());
+    expect(grown / 2_000, 'heap bytes kept per refused credential, the lesser of two rounds').toBeLessThan(
+      2_000,
+    );
 
     const path = join(tmpdir(), `refused-${process.pid}-${Date.now()}.heapsnapshot`);
     try {

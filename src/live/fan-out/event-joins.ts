@@ -22,10 +22,12 @@ export interface Observed {
 }
 
 export class EventJoins {
-  private readonly scopes = new LRUCache<string, { readonly value: unknown }>({ max: KEPT });
+  /** Made on the first join: most credentials' events select none (and a refused one reads none). */
+  private scopes: LRUCache<string, { readonly value: unknown }> | undefined;
 
   /** The joins of `event`'s observation, made by `make` for its first event read here. */
   of<T>(event: Observed, make: () => T): T {
+    this.scopes ??= new LRUCache({ max: KEPT });
     const held = this.scopes.get(event.observedAt);
     if (held !== undefined) return held.value as T;
     const value = make();
@@ -34,6 +36,6 @@ export class EventJoins {
   }
 
   clear(): void {
-    this.scopes.clear();
+    this.scopes?.clear();
   }
 }
