@@ -4,7 +4,7 @@ import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError, UpstreamError, type UpstreamInfo } from '../../errors';
 import { answerError, checkedOperationId } from './answer-errors';
 import { MESSAGES } from './messages';
-import type { UpstreamResponse } from './request';
+import { shapedBy, type UpstreamResponse } from './request';
 import { AttemptFailure, type Call } from './stage';
 import { attemptTimeout } from './timeout';
 
@@ -97,7 +97,11 @@ export class Exchange {
       throw new AttemptFailure(transportError(error), 'sent');
     }
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { status: response.statusCode, json, operationId, shaped: undefined };
+      // Read into its domain shape at once: the raw JSON goes no further than this frame.
+      const shape = call.shape;
+      return shape
+        ? { status: response.statusCode, json: undefined, operationId, shaped: shapedBy(shape, json) }
+        : { status: response.statusCode, json, operationId, shaped: undefined };
     }
     const retryAfter = headerValue(response.headers['retry-after']);
     throw new AttemptFailure(answerError(response.statusCode, json, info, retryAfter), 'sent');

@@ -19,6 +19,12 @@ export interface Call {
   readonly tally?: UpstreamTally;
   /** The operation's own count of the calls it started; absent outside an operation. */
   readonly operation?: OperationCalls;
+  /**
+   * Reads a 2xx answer's JSON into its domain shape as soon as it is parsed (exchange.ts), so the raw
+   * JSON and its text are garbage at once rather than carried back up through every stage; absent:
+   * the answer keeps its JSON (api/calls.ts reads it).
+   */
+  readonly shape?: (json: unknown) => unknown;
   /** The operation's trace context when tracing is on (stages/trace.ts); absent: no span, no traceparent. */
   readonly trace?: TraceContext;
   /** Which attempt this is: absent on the first, 2 on the first retry (stages/retry.ts). */
