@@ -75,6 +75,18 @@ export const asFailure = (caught: unknown): AttemptFailure =>
         'sent',
       );
 
+/**
+ * `next(call)`, a synchronous throw turned into a rejection: a stage that chains on the promise (no
+ * async frame of its own) then always runs its cleanup, as `finally` would.
+ */
+export function callNext(next: Handler, call: Call): Promise<UpstreamResponse> {
+  try {
+    return next(call);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 /** The stages in order, outermost first, around `last`. */
 export const compose = (stages: readonly Stage[], last: Handler): Handler =>
   stages.reduceRight<Handler>((next, stage) => stage(next), last);
