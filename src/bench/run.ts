@@ -27,10 +27,16 @@ async function main(): Promise<void> {
   const standIn = await StandIn.start(STAND_IN_ENTRY, Bench.allKeys(settings.connections));
   const gateways: GatewayProcess[] = [];
   try {
-    // The same Node flags as the gateways, so the floor differs from them by the gateway alone.
-    const floor = await startGateway(FLOOR_ENTRY, {}, { nodeArgs: settings.nodeArgs, portArg: true });
-    gateways.push(floor);
-    const bench = new Bench(settings, standIn, floor);
+    // The same Node flags as the gateways, so the floor differs from them by the gateway alone; one
+    // floor per upstream latency, its resolver waiting that long (none at 0 ms: it answers at once).
+    const floors = new Map<number, GatewayProcess>();
+    for (const latencyMs of settings.latencies) {
+      const args = latencyMs > 0 ? ['--latency-ms', String(latencyMs)] : [];
+      const floor = await startGateway(FLOOR_ENTRY, {}, { nodeArgs: settings.nodeArgs, portArg: true, args });
+      floors.set(latencyMs, floor);
+      gateways.push(floor);
+    }
+    const bench = new Bench(settings, standIn, floors);
     // The gateway's own cost, not its upstream budget: the replicas row measures that. node-mixed asks
     // for 17 tunnels by id, one GET each: over the default ceiling of 10 calls an operation.
     const base = {
@@ -95,7 +101,9 @@ async function main(): Promise<void> {
       `  planning: ${planning.operations} example operations, ${(planning.meanUs / 1000).toFixed(4)} ms a plan on average, slowest ${planning.slowest.name} ${(planning.slowest.us / 1000).toFixed(4)} ms`,
     );
     const gatewayPeakRssMb = Math.max(
-      ...gateways.filter((g) => g !== floor).map((g) => residentMb(g.pid, 'VmHWM') ?? 0),
+      ...gateways
+        .filter((g) => ![...floors.values()].includes(g))
+        .map((g) => residentMb(g.pid, 'VmHWM') ?? 0),
     );
     for (const g of gateways.splice(0)) await g.stop();
     const startup = full ? await startups(settings, standIn) : [];

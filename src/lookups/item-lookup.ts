@@ -22,6 +22,12 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
    */
   private knownItems: Map<string, T> | undefined;
   private itemLoader: DataLoader<string, T | null> | undefined;
+  /**
+   * Items listed since the loader was last used, primed into it on its next use (before any load,
+   * clear or prime, so what it answers is what priming at once would give): an operation that only
+   * lists makes no loader and no promise per item.
+   */
+  private unprimed: (readonly T[])[] | undefined;
 
   constructor(
     /** The operation's lists in flight, of every kind (shared with the other lookups). */
@@ -39,6 +45,11 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
     if (this.itemLoader === undefined) {
       const options = this.schedule === 'after-lists' ? { batchScheduleFn: this.listings.schedule } : {};
       this.itemLoader = new DataLoader((ids) => this.batch(ids), options);
+    }
+    const unprimed = this.unprimed;
+    if (unprimed !== undefined) {
+      this.unprimed = undefined;
+      for (const items of unprimed) for (const item of items) this.itemLoader.prime(item.id, item);
     }
     return this.itemLoader;
   }
@@ -81,10 +92,10 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
 
   /** Items a list showed: known from now on, and primed (a later load of one costs no call). */
   protected listed(items: readonly T[]): void {
-    for (const item of items) {
-      this.known.set(item.id, item);
-      this.loader.prime(item.id, item);
-    }
+    const known = this.known;
+    for (const item of items) known.set(item.id, item);
+    if (this.unprimed === undefined) this.unprimed = [items];
+    else this.unprimed.push(items);
   }
 
   /** What this operation knows of `id` already (a list or a write showed it). */

@@ -69,8 +69,15 @@ export interface TransportStats {
   retries: number;
 }
 
+/** A failed attempt leaves the transport as its error (the stages' AttemptFailure stays inside). */
+const unwrap = (caught: unknown): never => {
+  throw caught instanceof AttemptFailure ? caught.error : caught;
+};
+
 export class UpstreamTransport {
   readonly stats: TransportStats = { requests: 0, coalesced: 0, retries: 0 };
+  /** The operation's deadline and tally, on a view made by `scoped`; none on the transport itself. */
+  private scope: CallScope = NO_SCOPE;
   private readonly basePath: string;
   private readonly breaker: CircuitBreaker;
   private readonly exchange: Exchange;
@@ -132,14 +139,17 @@ export class UpstreamTransport {
 
   /**
    * Sends one request with the caller's API key, retrying as stages/retry.ts allows within the
-   * operation's deadline (`scope`). Identical GETs in flight for the same key share one upstream
-   * call; every stage keys its state by the key's digest, computed once (http/upstream-key.ts).
+   * operation's deadline (the scope of a `scoped` view). Identical GETs in flight for the same key
+   * (and the same `shape`) share one upstream call; every stage keys its state by the key's digest,
+   * computed once (http/upstream-key.ts). `shape` reads a 2xx answer into its domain shape as soon as
+   * it is parsed (see Call.shape).
    */
-  async send(
+  send(
     key: UpstreamKey,
     request: UpstreamRequest,
-    scope: CallScope = NO_SCOPE,
+    shape?: (json: unknown) => unknown,
   ): Promise<UpstreamResponse> {
+    const scope = this.scope;
     const call = {
       apiKey: key.apiKey,
       digest: key.digest,
@@ -149,12 +159,9 @@ export class UpstreamTransport {
       tally: scope.tally,
       operation: scope.operation,
       trace: scope.trace,
+      shape,
     };
-    try {
-      return await this.handle(call);
-    } catch (caught) {
-      throw caught instanceof AttemptFailure ? caught.error : caught;
-    }
+    return this.handle(call).catch(unwrap);
   }
 
   /**
@@ -178,19 +185,20 @@ export class UpstreamTransport {
   }
 
   /** Reports a read the cache above this transport answered (see client.ts). */
-  noteCacheHit(route: RouteName, scope: CallScope = NO_SCOPE): void {
-    if (scope.tally) scope.tally.cached += 1;
+  noteCacheHit(route: RouteName): void {
+    const tally = this.scope.tally;
+    if (tally) tally.cached += 1;
     this.options.events?.cacheHit?.({ route });
   }
 
   /**
    * This transport as one operation's client sees it: every call it sends, and every read the cache
-   * answers for it, carries the operation's scope (deadline, tally). One small object per operation.
+   * answers for it, carries the operation's scope (deadline, tally). One small object per operation,
+   * no closures: the view differs from the transport by its scope alone.
    */
   scoped(scope: CallScope): UpstreamTransport {
     const view = Object.create(this) as UpstreamTransport;
-    view.send = (key, request) => this.send(key, request, scope);
-    view.noteCacheHit = (route) => this.noteCacheHit(route, scope);
+    view.scope = scope;
     return view;
   }
 

@@ -22,8 +22,8 @@ export class Bench {
   constructor(
     readonly settings: Settings,
     readonly standIn: StandIn,
-    /** The bare yoga server of the yoga-floor rows. */
-    readonly floor: GatewayProcess,
+    /** The bare yoga servers of the yoga-floor rows, by upstream latency (the resolver waits it). */
+    readonly floors: ReadonlyMap<number, GatewayProcess>,
   ) {
     this.keys = Array.from(
       { length: settings.connections },
@@ -52,9 +52,16 @@ export class Bench {
       : this.list.filter((s) => ALWAYS.has(s.name) || only.includes(s.name));
   }
 
-  urlOf(scenario: Scenario, gateway: GatewayProcess | undefined): string {
+  /** The floor of this upstream latency. */
+  floorAt(latencyMs: number): GatewayProcess {
+    const floor = this.floors.get(latencyMs);
+    if (!floor) throw new Error(`no yoga floor for ${latencyMs} ms`);
+    return floor;
+  }
+
+  urlOf(scenario: Scenario, gateway: GatewayProcess | undefined, latencyMs = 0): string {
     if (scenario.target === 'rest') return `${this.standIn.url}${scenario.path}`;
-    if (scenario.target === 'floor') return this.floor.url;
+    if (scenario.target === 'floor') return this.floorAt(latencyMs).url;
     if (!gateway) throw new Error('no gateway');
     return gateway.url;
   }
@@ -91,7 +98,7 @@ export class Bench {
   }
 
   async measure(scenario: Scenario, gateway: GatewayProcess | undefined, label: string, latencyMs: number) {
-    const url = this.urlOf(scenario, gateway);
+    const url = this.urlOf(scenario, gateway, latencyMs);
     const connections = this.connectionsOf(scenario);
     if (!(await this.check(scenario, url, connections[0] as Connection))) return;
     await saturate({ url, connections, seconds: this.settings.warmupSeconds });
@@ -99,7 +106,7 @@ export class Bench {
     const rss = scenario.target === 'gateway' && gateway ? sampleRss(gateway.pid) : undefined;
     const answering =
       scenario.target === 'floor'
-        ? this.floor.pid
+        ? this.floorAt(latencyMs).pid
         : scenario.target === 'gateway' && gateway
           ? gateway.pid
           : this.standIn.pid;
@@ -110,6 +117,7 @@ export class Bench {
     const calls = await this.standIn.calls();
     const rest = this.rows.find((r) => r.scenario === 'rest-direct' && r.latencyMs === latencyMs);
     const floor = this.rows.find((r) => r.scenario === 'yoga-floor' && r.latencyMs === latencyMs);
+    const floor0 = this.rows.find((r) => r.scenario === 'yoga-floor' && r.latencyMs === 0);
     const cpuMsPerOp = cpu / Math.max(1, result.ok);
     const row: Row = {
       scenario: scenario.name,
@@ -122,6 +130,11 @@ export class Bench {
       callsPerOp: calls.total / Math.max(1, result.ok),
       cpuMsPerOp,
       cpuXFloor: floor ? cpuMsPerOp / floor.cpuMsPerOp : 1,
+      cpuXFloor0: floor0
+        ? cpuMsPerOp / floor0.cpuMsPerOp
+        : scenario.target === 'floor' && latencyMs === 0
+          ? 1
+          : undefined,
       minimumCalls: scenario.minimumCalls,
       peakRssMb: samples.length > 0 ? Math.max(...samples.map((s) => s.mb)) : undefined,
       ok: result.ok,
@@ -134,7 +147,7 @@ export class Bench {
     log(
       `  ${scenario.name.padEnd(17)} ${label.padEnd(8)} ${String(latencyMs).padStart(3)} ms  ${row.rps.toFixed(0).padStart(6)} req/s  ` +
         `p50 ${row.p50.toFixed(2)}  p99 ${row.p99.toFixed(2)} ms  ${row.callsPerOp.toFixed(3)} calls/op  ${row.cpuMsPerOp.toFixed(3)} CPU ms/op  ` +
-        `x${row.ratio.toFixed(2)}  CPU x${row.cpuXFloor.toFixed(2)} floor${row.peakRssMb === undefined ? '' : `  ${row.peakRssMb.toFixed(0)} MB`}`,
+        `x${row.ratio.toFixed(2)}  CPU x${row.cpuXFloor.toFixed(2)} floor${row.cpuXFloor0 === undefined || latencyMs === 0 ? '' : ` (x${row.cpuXFloor0.toFixed(2)} 0 ms floor)`}${row.peakRssMb === undefined ? '' : `  ${row.peakRssMb.toFixed(0)} MB`}`,
     );
   }
 

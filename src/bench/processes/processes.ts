@@ -102,6 +102,8 @@ export interface StartOptions {
   readonly nodeArgs?: readonly string[];
   /** The port as `--port N` instead of PORT (the yoga floor, which reads no environment). */
   readonly portArg?: boolean;
+  /** Arguments after the entry (the yoga floor's `--latency-ms N`). */
+  readonly args?: readonly string[];
 }
 
 /** Spawns the built gateway (or the yoga floor) and waits until it answers a GraphQL request. */
@@ -113,7 +115,7 @@ export async function startGateway(
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run npm run build first`);
   const port = await freePort();
   const started = performance.now();
-  const args = options.portArg ? ['--port', String(port)] : [];
+  const args = [...(options.portArg ? ['--port', String(port)] : []), ...(options.args ?? [])];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry, ...args], {
     env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

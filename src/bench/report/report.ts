@@ -16,8 +16,13 @@ export interface Row {
   readonly callsPerOp: number;
   /** CPU time per operation of the process answering (the gateway; the stand-in for rest-direct). */
   readonly cpuMsPerOp: number;
-  /** cpuMsPerOp over the yoga-floor row's, in the same run at the same upstream latency. */
+  /**
+   * cpuMsPerOp over the yoga-floor row's, in the same run at the same upstream latency (that floor's
+   * resolver waits the latency on a timer: bench/README.md).
+   */
   readonly cpuXFloor: number;
+  /** cpuMsPerOp over the 0 ms yoga-floor row's (the floor that answers at once); undefined without one. */
+  readonly cpuXFloor0?: number;
   readonly minimumCalls: number;
   /** Highest gateway RSS sampled during the measured phase; undefined for rest-direct. */
   readonly peakRssMb?: number;
@@ -138,6 +143,7 @@ export function rowsTable(rows: readonly Row[]): string {
       'calls/op (min)',
       'CPU ms/op',
       'CPU x yoga-floor',
+      'CPU x 0 ms floor',
       'peak RSS MB',
     ],
     rows.map((r) => [
@@ -151,6 +157,7 @@ export function rowsTable(rows: readonly Row[]): string {
       `${fixed(r.callsPerOp, 3)} (${r.minimumCalls})`,
       fixed(r.cpuMsPerOp, 3),
       fixed(r.cpuXFloor, 2),
+      fixed(r.cpuXFloor0, 2),
       fixed(r.peakRssMb, 0),
     ]),
   );

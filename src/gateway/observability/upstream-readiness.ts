@@ -73,6 +73,20 @@ export function useUpstreamReadiness(
   check: () => Promise<Readiness>,
   redis?: Pick<RedisConnection, 'describe'>,
 ): Plugin {
+  const readiness = readinessCheck(check, redis);
+  return {
+    ...readiness,
+    // Yoga's plugin also tests every request's URL against a URLPattern of its endpoint, which
+    // matches only what `url.pathname === endpoint` does and costs every request microseconds:
+    // the requests it can answer are handed to it; the rest never reach it.
+    onRequest(payload) {
+      if (payload.request.url.endsWith(READINESS_ENDPOINT) || payload.url.pathname === READINESS_ENDPOINT)
+        return readiness.onRequest?.(payload);
+    },
+  };
+}
+
+function readinessCheck(check: () => Promise<Readiness>, redis?: Pick<RedisConnection, 'describe'>): Plugin {
   return useReadinessCheck({
     endpoint: READINESS_ENDPOINT,
     check: async ({ fetchAPI }) => {

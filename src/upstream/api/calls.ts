@@ -1,20 +1,23 @@
 // The three ways a resource calls the upstream with the caller's API key, each reading the answer
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
 // write, whose failures the resource turns into its domain errors. Most resources declare their
-// calls from a request and a parser with `reading` and `writing`. Identical reads in flight share one
-// answer (the coalesce stage): it is read into its domain shape once, and every caller gets that.
+// calls from a request and a parser with `reading` and `writing`. The parser goes with the call: the
+// answer is read into its domain shape as soon as its JSON is parsed (http/exchange.ts), and identical
+// reads in flight with the same parser share that one answer (the coalesce stage).
 import { UpstreamError } from '../../errors';
-import type { UpstreamRequest, UpstreamResponse } from '../http/request';
+import { shapedBy, type UpstreamRequest, type UpstreamResponse } from '../http/request';
 import type { UpstreamKey } from '../http/upstream-key';
 import type { UpstreamTransport } from '../transport';
 
-/** `parse(response.json)`, once per answer and reader: callers that joined one call share the value. */
+/** The answer in `parse`'s shape: read as it was parsed (or once here), shared by joined callers. */
 function readOnce<T>(response: UpstreamResponse, parse: (json: unknown) => T): T {
-  const known = response.shaped;
-  if (known?.parse === parse) return known.value as T;
-  const value = parse(response.json);
-  response.shaped = { parse, value };
-  return value;
+  let shaped = response.shaped;
+  if (shaped?.parse !== parse) {
+    shaped = shapedBy(parse, response.json);
+    response.shaped = shaped;
+  }
+  if (shaped.failure) throw shaped.failure.error;
+  return shaped.value as T;
 }
 
 export async function read<T>(
@@ -23,7 +26,7 @@ export async function read<T>(
   request: UpstreamRequest,
   parse: (json: unknown) => T,
 ): Promise<T> {
-  const response = await transport.send(key, request);
+  const response = await transport.send(key, request, parse);
   return readOnce(response, parse);
 }
 

@@ -87,15 +87,29 @@ export const getItemRequest = <T extends { readonly id: string }>(
   id: string,
 ): UpstreamRequest => ({ route: resource.getRoute, method: 'GET', segments: [resource.collection, id] });
 
+/**
+ * Each resource's page reader, made once: identical list calls in flight share one answer only when
+ * they read it with the same function (stages/coalesce.ts).
+ */
+const pageReaders = new WeakMap<object, (json: unknown) => ListedPage<unknown>>();
+
+function pageReader<T extends { readonly id: string }>(
+  resource: ListedResource<T>,
+): (json: unknown) => ListedPage<T> {
+  let reader = pageReaders.get(resource);
+  if (reader === undefined) {
+    reader = (json) => page(json, resource.collection, resource.parse);
+    pageReaders.set(resource, reader);
+  }
+  return reader as (json: unknown) => ListedPage<T>;
+}
+
 export const listItems = <T extends { readonly id: string }>(
   transport: UpstreamTransport,
   key: UpstreamKey,
   resource: ListedResource<T>,
   request: ListedPageRequest,
-): Promise<ListedPage<T>> =>
-  read(transport, key, listItemsRequest(resource, request), (json) =>
-    page(json, resource.collection, resource.parse),
-  );
+): Promise<ListedPage<T>> => read(transport, key, listItemsRequest(resource, request), pageReader(resource));
 
 /** One item, or null when the account has none with this id. */
 export const getItem = <T extends { readonly id: string }>(

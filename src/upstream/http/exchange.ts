@@ -1,12 +1,13 @@
 // One HTTP exchange with the upstream over the shared pool: the auth and version headers, the
-// attempt's timer, the body read and parsed. The only code that touches the socket pool.
+// answer read (reading.ts: within the attempt's timer, the body capped) and parsed. The only code
+// that touches the socket pool.
 import { Pool, errors as undiciErrors } from 'undici';
-import { GatewayError, UpstreamError, type UpstreamInfo } from '../../errors';
-import { answerError, checkedOperationId } from './answer-errors';
+import { GatewayError, UpstreamError } from '../../errors';
+import { answerError } from './answer-errors';
 import { MESSAGES } from './messages';
-import type { UpstreamResponse } from './request';
+import { type Answer, headerValue, Reading } from './reading';
+import { shapedBy, type UpstreamResponse } from './request';
 import { AttemptFailure, type Call } from './stage';
-import { attemptTimeout } from './timeout';
 
 export interface ExchangeOptions {
   readonly baseUrl: string;
@@ -33,8 +34,6 @@ const NOT_CONNECTED = new Set([
   'ENETUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
-
-type PoolResponse = Awaited<ReturnType<Pool['request']>>;
 
 export class Exchange {
   private readonly pool: Pool;
@@ -67,40 +66,26 @@ export class Exchange {
       headers['content-type'] = 'application/json';
     }
     const budget = Math.min(this.options.timeoutMs, Math.floor(call.deadline - performance.now()));
-    let response: PoolResponse;
-    let text: string;
-    let info: UpstreamInfo = {};
-    const timeout = attemptTimeout(budget);
+    let answer: Answer;
     try {
-      response = await this.pool.request({
-        method: call.request.method,
-        path: call.path,
-        headers,
-        body,
-        signal: timeout.signal,
+      answer = await new Promise<Answer>((resolve, reject) => {
+        const reading = new Reading(budget, this.options.maxBodyBytes, resolve, reject);
+        this.pool.dispatch({ method: call.request.method, path: call.path, headers, body }, reading);
       });
-      info = {
-        status: response.statusCode,
-        operationId: checkedOperationId(headerValue(response.headers['ngrok-operation-id'])),
-      };
-      text = await readCapped(response, this.options.maxBodyBytes, info);
     } catch (error) {
       throw new AttemptFailure(transportError(error), neverConnected(error) ? 'unsent' : 'sent');
-    } finally {
-      timeout.clear();
     }
-    const operationId = info.operationId;
-    let json: unknown;
-    try {
-      json = parseJson(text, headerValue(response.headers['content-type']), info);
-    } catch (error) {
-      throw new AttemptFailure(transportError(error), 'sent');
+    const { status, json, info } = answer;
+    if (status >= 200 && status < 300) {
+      // Read into its domain shape at once: the raw JSON goes no further than this frame.
+      const shape = call.shape;
+      const operationId = info.operationId;
+      return shape
+        ? { status, json: undefined, operationId, shaped: shapedBy(shape, json) }
+        : { status, json, operationId, shaped: undefined };
     }
-    if (response.statusCode >= 200 && response.statusCode < 300) {
-      return { status: response.statusCode, json, operationId, shaped: undefined };
-    }
-    const retryAfter = headerValue(response.headers['retry-after']);
-    throw new AttemptFailure(answerError(response.statusCode, json, info, retryAfter), 'sent');
+    const retryAfter = headerValue(answer.headers['retry-after']);
+    throw new AttemptFailure(answerError(status, json, info, retryAfter), 'sent');
   };
 
   /** GET `path` with `apiKey` (none: no Authorization header) and learn only the status. */
@@ -146,57 +131,6 @@ function neverConnected(error: unknown): boolean {
     if (code !== undefined && NOT_CONNECTED.has(code)) return true;
   }
   return false;
-}
-
-/**
- * The body as text, at most `max` bytes: a larger one (declared or streamed, chunked included) is
- * not read on; its connection is dropped, so the heap never holds more than the cap per call. Read
- * by its events, not `for await`: an async iterator costs a promise and its setup per answer.
- */
-function readCapped(response: PoolResponse, max: number, info: UpstreamInfo): Promise<string> {
-  const tooLarge = () => {
-    response.body.destroy();
-    return new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE, { upstream: info });
-  };
-  const declared = Number(headerValue(response.headers['content-length']));
-  if (declared > max) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const body = response.body;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) reject(tooLarge());
-      else chunks.push(chunk);
-    });
-    body.on('end', () => resolve(Buffer.concat(chunks, size).toString('utf8')));
-    body.on('error', reject);
-    // Closed before its end without an error of its own: the answer was cut short.
-    body.on('close', () => {
-      if (!body.readableEnded) reject(new Error('The upstream answer ended early.'));
-    });
-  });
-}
-
-function headerValue(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-function parseJson(text: string, contentType: string | undefined, info: UpstreamInfo): unknown {
-  if (text === '') return undefined;
-  const isJson = contentType !== undefined && /^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType);
-  const unreadable = () =>
-    new UpstreamError('UPSTREAM_BAD_RESPONSE', MESSAGES.UPSTREAM_BAD_RESPONSE, { upstream: info });
-  if (!isJson) {
-    // An HTML error page from a proxy in front of the upstream is an outage, not a bad body.
-    if (info.status !== undefined && info.status >= 500) return undefined;
-    throw unreadable();
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw unreadable();
-  }
 }
 
 function transportError(error: unknown): GatewayError {

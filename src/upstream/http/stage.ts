@@ -19,6 +19,12 @@ export interface Call {
   readonly tally?: UpstreamTally;
   /** The operation's own count of the calls it started; absent outside an operation. */
   readonly operation?: OperationCalls;
+  /**
+   * Reads a 2xx answer's JSON into its domain shape as soon as it is parsed (exchange.ts), so the raw
+   * JSON and its text are garbage at once rather than carried back up through every stage; absent:
+   * the answer keeps its JSON (api/calls.ts reads it).
+   */
+  readonly shape?: (json: unknown) => unknown;
   /** The operation's trace context when tracing is on (stages/trace.ts); absent: no span, no traceparent. */
   readonly trace?: TraceContext;
   /** Which attempt this is: absent on the first, 2 on the first retry (stages/retry.ts). */
@@ -68,6 +74,18 @@ export const asFailure = (caught: unknown): AttemptFailure =>
           : new GatewayError('INTERNAL_SERVER_ERROR', MESSAGES.UNEXPECTED),
         'sent',
       );
+
+/**
+ * `next(call)`, a synchronous throw turned into a rejection: a stage that chains on the promise (no
+ * async frame of its own) then always runs its cleanup, as `finally` would.
+ */
+export function callNext(next: Handler, call: Call): Promise<UpstreamResponse> {
+  try {
+    return next(call);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
 
 /** The stages in order, outermost first, around `last`. */
 export const compose = (stages: readonly Stage[], last: Handler): Handler =>

@@ -8,14 +8,16 @@
 const STALL_MS = 20;
 
 export interface AttemptTimeout {
-  /** Aborts with a TimeoutError when the time is up. */
+  /** Aborts with a TimeoutError when the time is up; made on first use (the exchange needs none). */
   readonly signal: AbortSignal;
   /** Stops the timer once the attempt is over. */
   clear(): void;
 }
 
-export function attemptTimeout(ms: number): AttemptTimeout {
-  const controller = new AbortController();
+/** `onTimeout` is told the TimeoutError when the time is up (the exchange aborts its request with it). */
+export function attemptTimeout(ms: number, onTimeout?: (reason: DOMException) => void): AttemptTimeout {
+  let controller: AbortController | undefined;
+  let reason: DOMException | undefined;
   let due = performance.now() + ms;
   let graced = false;
   const fire = () => {
@@ -27,8 +29,19 @@ export function attemptTimeout(ms: number): AttemptTimeout {
       timer = setTimeout(fire, grace);
       return;
     }
-    controller.abort(new DOMException('The upstream did not answer in time.', 'TimeoutError'));
+    reason = new DOMException('The upstream did not answer in time.', 'TimeoutError');
+    controller?.abort(reason);
+    onTimeout?.(reason);
   };
   let timer = setTimeout(fire, ms);
-  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+  return {
+    get signal() {
+      if (controller === undefined) {
+        controller = new AbortController();
+        if (reason) controller.abort(reason);
+      }
+      return controller.signal;
+    },
+    clear: () => clearTimeout(timer),
+  };
 }

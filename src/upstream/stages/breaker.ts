@@ -6,7 +6,7 @@ import { UpstreamError } from '../../errors';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { CircuitState } from '../http/hooks';
 import { MESSAGES } from '../http/messages';
-import { AttemptFailure, asFailure, type Stage, statusOf } from '../http/stage';
+import { AttemptFailure, asFailure, callNext, type Stage, statusOf } from '../http/stage';
 
 export interface BreakerOptions {
   /** Consecutive failures that open the circuit; 0 turns the breaker off. */
@@ -108,27 +108,31 @@ function verdict(failure: AttemptFailure, fullBudget: boolean): 'healthy' | 'fai
 export const breakerStage =
   (breaker: CircuitBreaker, timeoutMs: number): Stage =>
   (next) =>
-  async (call) => {
+  (call) => {
     const left = Math.floor(call.deadline - performance.now());
     if (left < Math.min(MIN_ATTEMPT_MS, timeoutMs)) {
-      throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
+      return Promise.reject(
+        new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local'),
+      );
     }
     const fullBudget = left >= timeoutMs;
     const ticket = breaker.admit();
     if (ticket === undefined) {
-      throw new AttemptFailure(new UpstreamError('UPSTREAM_UNAVAILABLE', MESSAGES.CIRCUIT_OPEN), 'local');
+      return Promise.reject(
+        new AttemptFailure(new UpstreamError('UPSTREAM_UNAVAILABLE', MESSAGES.CIRCUIT_OPEN), 'local'),
+      );
     }
-    let outcome: 'healthy' | 'failure' | 'neutral' = 'failure';
-    try {
-      const response = await next(call);
-      outcome = 'healthy';
-      return response;
-    } catch (caught) {
-      const failure = asFailure(caught);
-      outcome = verdict(failure, fullBudget);
-      throw failure;
-    } finally {
-      if (outcome === 'neutral') breaker.release(ticket);
-      else breaker.record(ticket, outcome === 'healthy');
-    }
+    return callNext(next, call).then(
+      (response) => {
+        breaker.record(ticket, true);
+        return response;
+      },
+      (caught: unknown) => {
+        const failure = asFailure(caught);
+        const outcome = verdict(failure, fullBudget);
+        if (outcome === 'neutral') breaker.release(ticket);
+        else breaker.record(ticket, outcome === 'healthy');
+        throw failure;
+      },
+    );
   };

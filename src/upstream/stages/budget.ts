@@ -8,8 +8,8 @@ import { GatewayError } from '../../errors';
 import { type ClaimKind, type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
-import type { UpstreamRequest } from '../http/request';
-import { AttemptFailure, type Stage, sleep } from '../http/stage';
+import type { UpstreamRequest, UpstreamResponse } from '../http/request';
+import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../http/stage';
 
 export interface UpstreamBudget {
   /** Per credential digest, in Redis (shared by replicas) or in this process. */
@@ -43,47 +43,53 @@ class BudgetRefusal extends AttemptFailure {
 export const budgetStage =
   (budget: UpstreamBudget, events: UpstreamEvents | undefined): Stage =>
   (next) =>
-  async (call) => {
+  (call) => {
     const kind = kindOf(call.request);
-    if (!claims(budget, kind)) return next(call);
-    const decision = await budget.store.take(call.digest, kind);
-    if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
-    const remaining = Math.max(0, decision.remaining);
-    events?.budget?.({
-      route: call.request.route,
-      kind,
-      outcome: 'granted',
-      limit: budget.limitPerMin,
-      remaining,
+    if (!claims(budget, kind)) return callNext(next, call);
+    return budget.store.take(call.digest, kind).then((decision) => {
+      if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
+      const remaining = Math.max(0, decision.remaining);
+      events?.budget?.({
+        route: call.request.route,
+        kind,
+        outcome: 'granted',
+        limit: budget.limitPerMin,
+        remaining,
+      });
+      if (call.tally) call.tally.budget = { limit: budget.limitPerMin, remaining };
+      return next(call);
     });
-    if (call.tally) call.tally.budget = { limit: budget.limitPerMin, remaining };
-    return next(call);
   };
 
 /** Waits for the budget's next free call and tries again, or refuses with RATE_LIMITED. */
 export const budgetWaitStage =
   (budget: UpstreamBudget, events: UpstreamEvents | undefined): Stage =>
-  (next) =>
-  async (call) => {
-    const kind = kindOf(call.request);
-    const route = call.request.route;
+  (next) => {
     const limit = budget.limitPerMin;
-    for (;;) {
-      try {
-        return await next(call);
-      } catch (caught) {
-        if (!(caught instanceof BudgetRefusal)) throw caught;
-        const waitMs = caught.retryInMs;
-        if (kind === 'poll' || waitMs + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
-          const retryAfter = caught.error.details.retryAfter;
-          events?.budget?.({ route, kind, outcome: 'refused', limit, remaining: 0, retryAfter });
-          if (call.tally) call.tally.budget = { limit, remaining: 0 };
-          events?.rateLimited?.({ route, source: 'gateway', retryAfter });
-          throw new AttemptFailure(caught.error, 'local');
+    const waiting = async (call: Call, kind: ClaimKind): Promise<UpstreamResponse> => {
+      const route = call.request.route;
+      for (;;) {
+        try {
+          return await next(call);
+        } catch (caught) {
+          if (!(caught instanceof BudgetRefusal)) throw caught;
+          const waitMs = caught.retryInMs;
+          if (kind === 'poll' || waitMs + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
+            const retryAfter = caught.error.details.retryAfter;
+            events?.budget?.({ route, kind, outcome: 'refused', limit, remaining: 0, retryAfter });
+            if (call.tally) call.tally.budget = { limit, remaining: 0 };
+            events?.rateLimited?.({ route, source: 'gateway', retryAfter });
+            throw new AttemptFailure(caught.error, 'local');
+          }
+          events?.budget?.({ route, kind, outcome: 'waited', limit, waitMs });
+          if (call.traced) call.traced.budgetWaitMs += waitMs;
+          await sleep(waitMs);
         }
-        events?.budget?.({ route, kind, outcome: 'waited', limit, waitMs });
-        if (call.traced) call.traced.budgetWaitMs += waitMs;
-        await sleep(waitMs);
       }
-    }
+    };
+    return (call) => {
+      const kind = kindOf(call.request);
+      // Nothing claimed, nothing refused: the call goes straight on.
+      return claims(budget, kind) ? waiting(call, kind) : callNext(next, call);
+    };
   };

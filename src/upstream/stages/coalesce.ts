@@ -6,7 +6,7 @@ import { UpstreamError } from '../../errors';
 import type { UpstreamEvents } from '../http/hooks';
 import { MESSAGES } from '../http/messages';
 import type { UpstreamResponse } from '../http/request';
-import type { Stage } from '../http/stage';
+import type { Call, Stage } from '../http/stage';
 
 /** Work under way, keyed by credential digest and path; each entry goes when its promise settles. */
 export class InFlight<E extends { readonly promise: Promise<unknown> }> {
@@ -42,15 +42,20 @@ export class InFlight<E extends { readonly promise: Promise<unknown> }> {
 const keyOf = (digest: string, path: string): string => `${digest} ${path}`;
 
 export function coalesceStage(stats: { coalesced: number }, events: UpstreamEvents | undefined): Stage {
-  /** Each call under way with the deadline of the operation that started it. */
-  const inFlight = new InFlight<{ readonly promise: Promise<UpstreamResponse>; readonly deadline: number }>();
+  /** Each call under way with the deadline of the operation that started it, and its answer's shape. */
+  const inFlight = new InFlight<{
+    readonly promise: Promise<UpstreamResponse>;
+    readonly deadline: number;
+    readonly shape: Call['shape'];
+  }>();
   return (next) => (call) => {
     if (call.request.method !== 'GET') {
       inFlight.detach(call.digest);
       return next(call).finally(() => inFlight.detach(call.digest));
     }
+    // Only a call read into the same shape can be shared: the answer keeps no JSON for another.
     const pending = inFlight.get(call.digest, call.path);
-    if (pending) {
+    if (pending && pending.shape === call.shape) {
       stats.coalesced += 1;
       if (call.tally) call.tally.coalesced += 1;
       events?.coalesced?.({ route: call.request.route });
@@ -61,7 +66,7 @@ export function coalesceStage(stats: { coalesced: number }, events: UpstreamEven
         : untilDeadline(pending.promise, call.deadline);
     }
     const promise = next(call);
-    inFlight.hold(call.digest, call.path, { promise, deadline: call.deadline });
+    inFlight.hold(call.digest, call.path, { promise, deadline: call.deadline, shape: call.shape });
     return promise;
   };
 }

@@ -3,7 +3,7 @@
 // failure says so (details.outcome 'UNKNOWN'), so a client reads back instead of assuming nothing
 // happened. A command the upstream forwards (to an agent) is unknown after a 5xx too.
 import { type ErrorCode, UpstreamError } from '../../errors';
-import { AttemptFailure, type Stage, statusOf } from '../http/stage';
+import { AttemptFailure, callNext, type Stage, statusOf } from '../http/stage';
 
 /** Failures without a readable refusal from the upstream: the write's fate is unknown. */
 const UNCERTAIN: ReadonlySet<ErrorCode> = new Set([
@@ -25,11 +25,9 @@ function uncertain(failure: AttemptFailure, forwarded: boolean): boolean {
   return status === undefined || (status >= 200 && status < 300);
 }
 
-export const outcomeStage: Stage = (next) => async (call) => {
-  if (call.request.method === 'GET') return next(call);
-  try {
-    return await next(call);
-  } catch (caught) {
+export const outcomeStage: Stage = (next) => (call) => {
+  if (call.request.method === 'GET') return callNext(next, call);
+  return callNext(next, call).catch((caught: unknown) => {
     if (!(caught instanceof AttemptFailure) || !uncertain(caught, call.request.forwarded === true))
       throw caught;
     const { error } = caught;
@@ -37,5 +35,5 @@ export const outcomeStage: Stage = (next) => async (call) => {
       new UpstreamError(error.code, MESSAGE, { ...error.details, outcome: 'UNKNOWN' }),
       caught.delivery,
     );
-  }
+  });
 };

@@ -7,7 +7,7 @@ import { MAX_PAUSE_MS, type PauseStore, retryAfterFromMs } from '../../shared-st
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
 import { MESSAGES } from '../http/messages';
-import { AttemptFailure, type Call, type Stage, sleep } from '../http/stage';
+import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../http/stage';
 
 export class CredentialPause {
   /** `store` keeps each credential digest's pause end (Date.now() clock): in process, or Redis. */
@@ -17,9 +17,8 @@ export class CredentialPause {
   ) {}
 
   /** Milliseconds left of the credential's pause; 0 when it has none. */
-  async left(digest: string): Promise<number> {
-    const until = await this.store.pausedUntil(digest);
-    return until === undefined ? 0 : Math.max(0, until - Date.now());
+  left(digest: string): Promise<number> {
+    return this.store.pausedUntil(digest).then(leftOf);
   }
 
   /** Starts (or lengthens) the credential's pause: the upstream asked for `seconds` of quiet. */
@@ -32,45 +31,45 @@ export class CredentialPause {
    * Waits until the credential's pause is over, or refuses the call at once with RATE_LIMITED (and
    * the seconds left as retryAfter) when the pause outlasts the operation's deadline.
    */
-  async waitOut(call: Call): Promise<void> {
-    const left = await this.left(call.digest);
-    if (left === 0) return;
-    if (left + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
-      const retryAfter = retryAfterFromMs(left);
-      this.events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter });
-      throw new AttemptFailure(new GatewayError('RATE_LIMITED', MESSAGES.PAUSED, { retryAfter }), 'local');
-    }
-    await sleep(left);
+  waitOut(call: Call): Promise<void> {
+    return this.store.pausedUntil(call.digest).then((until) => {
+      const left = leftOf(until);
+      if (left === 0) return;
+      if (left + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
+        const retryAfter = retryAfterFromMs(left);
+        this.events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter });
+        throw new AttemptFailure(new GatewayError('RATE_LIMITED', MESSAGES.PAUSED, { retryAfter }), 'local');
+      }
+      return sleep(left);
+    });
   }
 }
+
+const leftOf = (until: number | undefined): number =>
+  until === undefined ? 0 : Math.max(0, until - Date.now());
 
 /** Waits a pause out before the call goes on (before a slot is taken: paused calls hold none). */
 export const pauseWaitStage =
   (pause: CredentialPause): Stage =>
   (next) =>
-  async (call) => {
-    await pause.waitOut(call);
-    return next(call);
-  };
+  (call) =>
+    pause.waitOut(call).then(() => next(call));
 
 /**
  * Waits a pause out (one may have begun while the call waited for its slot), then sends; a 429
  * from the upstream starts the credential's pause for its Retry-After.
  */
-export const pauseStage =
-  (pause: CredentialPause, events: UpstreamEvents | undefined): Stage =>
-  (next) =>
-  async (call) => {
-    await pause.waitOut(call);
-    try {
-      return await next(call);
-    } catch (caught) {
-      const error = caught instanceof AttemptFailure ? caught.error : undefined;
-      if (error instanceof UpstreamError && error.status === 429) {
-        const retryAfter = error.details.retryAfter;
-        if (retryAfter) await pause.start(call.digest, retryAfter);
-        events?.rateLimited?.({ route: call.request.route, source: 'upstream', retryAfter });
-      }
-      throw caught;
+export const pauseStage = (pause: CredentialPause, events: UpstreamEvents | undefined): Stage => {
+  /** A 429 from the upstream starts the credential's pause for its Retry-After, then fails the call. */
+  const onFailure = async (call: Call, caught: unknown): Promise<never> => {
+    const error = caught instanceof AttemptFailure ? caught.error : undefined;
+    if (error instanceof UpstreamError && error.status === 429) {
+      const retryAfter = error.details.retryAfter;
+      if (retryAfter) await pause.start(call.digest, retryAfter);
+      events?.rateLimited?.({ route: call.request.route, source: 'upstream', retryAfter });
     }
+    throw caught;
   };
+  return (next) => (call) =>
+    pause.waitOut(call).then(() => callNext(next, call).catch((caught: unknown) => onFailure(call, caught)));
+};

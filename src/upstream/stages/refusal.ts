@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import { GatewayError, UpstreamError } from '../../errors';
 import { MESSAGES } from '../http/messages';
-import { AttemptFailure, type Stage } from '../http/stage';
+import { AttemptFailure, callNext, type Stage } from '../http/stage';
 
 /** Digests of refused credentials, each for its time to live; at most `maxEntries` of them. */
 export class RefusedCredentials {
@@ -32,19 +32,19 @@ export class RefusedCredentials {
 export const refusalStage =
   (refused: RefusedCredentials, ttlMs: number): Stage =>
   (next) =>
-  async (call) => {
-    if (ttlMs === 0) return next(call);
+  (call) => {
+    if (ttlMs === 0) return callNext(next, call);
     if (refused.has(call.digest)) {
-      throw new AttemptFailure(new GatewayError('UNAUTHENTICATED', MESSAGES.UNAUTHENTICATED), 'local');
+      return Promise.reject(
+        new AttemptFailure(new GatewayError('UNAUTHENTICATED', MESSAGES.UNAUTHENTICATED), 'local'),
+      );
     }
-    try {
-      return await next(call);
-    } catch (caught) {
+    return callNext(next, call).catch((caught: unknown) => {
       const error = caught instanceof AttemptFailure ? caught.error : caught;
       // Only the upstream's own answer marks a credential: never the gateway's refusals.
       if (error instanceof UpstreamError && error.code === 'UNAUTHENTICATED' && error.status !== undefined) {
         refused.add(call.digest, ttlMs);
       }
       throw caught;
-    }
+    });
   };

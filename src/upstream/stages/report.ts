@@ -2,13 +2,13 @@
 // request's tally: its status, or the error code when no answer came; and counts each call started
 // into its operation (extensions.upstreamCalls.made) once, however often it is resent.
 import type { UpstreamEvents } from '../http/hooks';
-import { asFailure, type Stage, statusOf } from '../http/stage';
+import { asFailure, callNext, type Stage, statusOf } from '../http/stage';
 
 /** Reports every attempt sent: its status, or the error code when no answer came. */
 export const reportStage =
   (events: UpstreamEvents | undefined): Stage =>
   (next) =>
-  async (call) => {
+  (call) => {
     const started = performance.now();
     const report = (status: number | undefined, code: string | undefined) => {
       if (call.tally) call.tally.calls += 1;
@@ -25,13 +25,15 @@ export const reportStage =
         durationMs: performance.now() - started,
       });
     };
-    try {
-      const response = await next(call);
-      report(response.status, undefined);
-      return response;
-    } catch (caught) {
-      const failure = asFailure(caught);
-      report(statusOf(failure.error), failure.error.code);
-      throw failure;
-    }
+    return callNext(next, call).then(
+      (response) => {
+        report(response.status, undefined);
+        return response;
+      },
+      (caught: unknown) => {
+        const failure = asFailure(caught);
+        report(statusOf(failure.error), failure.error.code);
+        throw failure;
+      },
+    );
   };

@@ -3,7 +3,8 @@
 import type { ErrorCode } from '../../errors';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
-import { AttemptFailure, type Delivery, type Stage, sleep, statusOf } from '../http/stage';
+import type { UpstreamResponse } from '../http/request';
+import { AttemptFailure, callNext, type Delivery, type Stage, sleep, statusOf } from '../http/stage';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */
@@ -64,11 +65,10 @@ export function retryStage(
   stats: { retries: number },
   events: UpstreamEvents | undefined,
 ): Stage {
-  return (next) => async (call) => {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await next(attempt === 1 ? call : { ...call, attempt });
-      } catch (caught) {
+  return (next) => (call) => {
+    // Each attempt chains on the one before: no async frame, nothing more on the first's way.
+    const tryAttempt = (attempt: number): Promise<UpstreamResponse> =>
+      callNext(next, attempt === 1 ? call : { ...call, attempt }).catch((caught: unknown) => {
         if (!(caught instanceof AttemptFailure)) throw caught;
         const { error, delivery } = caught;
         const status = statusOf(error);
@@ -92,8 +92,8 @@ export function retryStage(
           code: error.code,
           status,
         });
-        if (delayMs > 0) await sleep(delayMs);
-      }
-    }
+        return delayMs > 0 ? sleep(delayMs).then(() => tryAttempt(attempt + 1)) : tryAttempt(attempt + 1);
+      });
+    return tryAttempt(1);
   };
 }

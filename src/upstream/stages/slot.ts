@@ -4,7 +4,8 @@
 import { GatewayError, UpstreamError } from '../../errors';
 import type { UpstreamEvents } from '../http/hooks';
 import { MESSAGES } from '../http/messages';
-import { AttemptFailure, asFailure, type Stage, statusOf } from '../http/stage';
+import type { UpstreamResponse } from '../http/request';
+import { AttemptFailure, asFailure, type Call, callNext, type Stage, statusOf } from '../http/stage';
 
 export type Release = () => void;
 
@@ -50,15 +51,10 @@ export class ConcurrencyLimiter {
    * `deadline` when `deadline` (performance.now() clock) passes while waiting.
    */
   acquire(key: string, deadline: number): Promise<Release> {
-    let lane = this.lanes.get(key);
-    if (lane === undefined) {
-      lane = { active: 0, queue: [] };
-      this.lanes.set(key, lane);
-    }
-    if (lane.active < this.max) {
-      lane.active += 1;
-      return Promise.resolve(this.releaser(key, lane));
-    }
+    const release = this.tryAcquire(key);
+    if (release) return Promise.resolve(release);
+    // tryAcquire left the key's lane in place: it is busy.
+    const lane = this.lanes.get(key) as Lane;
     if (lane.queue.length >= this.queueLimit) return Promise.reject(new LimiterRejection('queue-full'));
     const queue = lane.queue;
     return new Promise<Release>((resolve, reject) => {
@@ -76,6 +72,18 @@ export class ConcurrencyLimiter {
       }
       queue.push(waiter);
     });
+  }
+
+  /** A release function at once when the key has a free slot; undefined when its calls must wait. */
+  tryAcquire(key: string): Release | undefined {
+    let lane = this.lanes.get(key);
+    if (lane === undefined) {
+      lane = { active: 0, queue: [] };
+      this.lanes.set(key, lane);
+    }
+    if (lane.active >= this.max) return undefined;
+    lane.active += 1;
+    return this.releaser(key, lane);
   }
 
   /** A release function that hands the slot to the next waiter, or frees it; idempotent. */
@@ -101,38 +109,47 @@ export class ConcurrencyLimiter {
 const ABANDONED_LINGER_MS = 50;
 
 /** A slot of the credential's share of upstream concurrency, held for the attempt. */
-export const slotStage =
-  (limiter: ConcurrencyLimiter, events: UpstreamEvents | undefined): Stage =>
-  (next) =>
-  async (call) => {
-    let release: Release;
-    try {
-      release = await limiter.acquire(call.digest, call.deadline);
-    } catch (error) {
-      if (!(error instanceof LimiterRejection)) throw error;
-      if (error.reason === 'deadline') {
-        throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
-      }
-      events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter: 1 });
-      throw new AttemptFailure(
-        new GatewayError('RATE_LIMITED', MESSAGES.QUEUE_FULL, { retryAfter: 1 }),
-        'local',
-      );
+export const slotStage = (limiter: ConcurrencyLimiter, events: UpstreamEvents | undefined): Stage => {
+  const refused = (call: Call, error: unknown): never => {
+    if (!(error instanceof LimiterRejection)) throw error;
+    if (error.reason === 'deadline') {
+      throw new AttemptFailure(new UpstreamError('UPSTREAM_TIMEOUT', MESSAGES.UPSTREAM_TIMEOUT), 'local');
     }
-    let abandoned = false;
-    try {
-      return await next(call);
-    } catch (caught) {
-      const failure = asFailure(caught);
-      abandoned =
-        failure.delivery === 'sent' &&
-        statusOf(failure.error) === undefined &&
-        failure.error.code === 'UPSTREAM_TIMEOUT';
-      throw failure;
-    } finally {
-      // The upstream counts an abandoned request until it sees the connection close: its slot is
-      // held a moment longer, so the next call does not push the upstream past its own cap.
-      if (abandoned) setTimeout(release, ABANDONED_LINGER_MS).unref();
-      else release();
-    }
+    events?.rateLimited?.({ route: call.request.route, source: 'gateway', retryAfter: 1 });
+    throw new AttemptFailure(
+      new GatewayError('RATE_LIMITED', MESSAGES.QUEUE_FULL, { retryAfter: 1 }),
+      'local',
+    );
   };
+  return (next) => {
+    /** The attempt with its slot, handed back when it ends (a timed-out one's a moment later). */
+    const holding = (call: Call, release: Release): Promise<UpstreamResponse> =>
+      callNext(next, call).then(
+        (response) => {
+          release();
+          return response;
+        },
+        (caught: unknown) => {
+          const failure = asFailure(caught);
+          const abandoned =
+            failure.delivery === 'sent' &&
+            statusOf(failure.error) === undefined &&
+            failure.error.code === 'UPSTREAM_TIMEOUT';
+          // The upstream counts an abandoned request until it sees the connection close: its slot is
+          // held a moment longer, so the next call does not push the upstream past its own cap.
+          if (abandoned) setTimeout(release, ABANDONED_LINGER_MS).unref();
+          else release();
+          throw failure;
+        },
+      );
+    return (call) => {
+      // A free slot is taken in the same tick; only a call that must queue waits for one.
+      const release = limiter.tryAcquire(call.digest);
+      if (release) return holding(call, release);
+      return limiter.acquire(call.digest, call.deadline).then(
+        (granted) => holding(call, granted),
+        (error: unknown) => refused(call, error),
+      );
+    };
+  };
+};
