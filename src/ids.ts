@@ -38,7 +38,15 @@ export function kindOf(id: string): IdKind | 'unknown' | null {
   return KIND_BY_PREFIX.get(id.slice(0, id.indexOf('_'))) ?? 'unknown';
 }
 
-export const isIdOf = (id: string, kind: IdKind): boolean => kindOf(id) === kind;
+/** Each kind's ids as one pattern (its prefix, then SHAPE's suffix): no prefix sliced off and looked up per id. */
+const PATTERN_OF = new Map<IdKind, RegExp>(
+  Object.entries(ID_KINDS).map(([kind, prefix]) => [
+    kind as IdKind,
+    new RegExp(`^${prefix}_${SHAPE.source.slice(SHAPE.source.indexOf('_') + 1)}`),
+  ]),
+);
+
+export const isIdOf = (id: string, kind: IdKind): boolean => PATTERN_OF.get(kind)?.test(id) === true;
 
 export const isBackendId = (id: string): boolean => {
   const kind = kindOf(id);

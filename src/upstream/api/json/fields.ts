@@ -1,7 +1,7 @@
 // Readers of what the upstream sends, validated at the edge: unknown fields are ignored, a missing or
 // mistyped required field is UPSTREAM_BAD_RESPONSE. Optional fields come back as undefined, never null.
 import { GatewayError } from '../../../errors';
-import { ID_KINDS, type IdKind, isBackendId, isIdOf, kindOf } from '../../../ids';
+import { type IdKind, isBackendId, isIdOf, kindOf } from '../../../ids';
 import { badResponseMessage } from '../../http/messages';
 
 export type Json = Record<string, unknown>;
@@ -38,21 +38,10 @@ export function optionalString(o: Json, key: string, where: string): string | un
 /** What an id from the upstream must be: one kind, any backend kind, or any well-formed id. */
 export type IdCheck = IdKind | 'backend' | 'any';
 
-/**
- * Each kind's id as one pattern: the same test as `isIdOf` (ids.ts: its prefix, then base62), without
- * the prefix sliced off and looked up for every id of every item read.
- */
-const ID_PATTERNS = new Map(
-  (Object.entries(ID_KINDS) as [IdKind, string][]).map(([kind, prefix]) => [
-    kind,
-    new RegExp(`^${prefix}_[A-Za-z0-9]{1,64}$`),
-  ]),
-);
-
 function idMatches(id: string, kind: IdCheck): boolean {
   if (kind === 'backend') return isBackendId(id);
   if (kind === 'any') return kindOf(id) !== null;
-  return ID_PATTERNS.get(kind)?.test(id) ?? isIdOf(id, kind);
+  return isIdOf(id, kind);
 }
 
 /**
