@@ -11,8 +11,9 @@ export const USAGE = `Usage: npm run bench [-- options]
   --only LIST         these scenarios only (and rest-direct, yoga-floor), no start-up timing; for profiling
   --cpu-prof DIR      write the gateways' CPU profiles (node --cpu-prof) into DIR
   --node-arg ARG      a Node flag for the gateways (repeatable; default the heap flags of npm start)
-  --live-scale        only the live-scale run: 10,000 endpoints, 500 includeCurrent subscribers, 3 replicas
-                      on one redis-server, a change every 100 ms for --seconds (default 60)
+  --live-scale        only the live-scale run: 10,000 endpoints, 500 includeCurrent subscribers joining each
+                      event's domain, 3 replicas and a control (one reader) on one redis-server, a change
+                      every 100 ms for --seconds (default 60)
   --help              this text
 `;
 
