@@ -8,16 +8,12 @@
 const STALL_MS = 20;
 
 export interface AttemptTimeout {
-  /** Aborts with a TimeoutError when the time is up; made on first use (the exchange needs none). */
-  readonly signal: AbortSignal;
   /** Stops the timer once the attempt is over. */
   clear(): void;
 }
 
-/** `onTimeout` is told the TimeoutError when the time is up (the exchange aborts its request with it). */
-export function attemptTimeout(ms: number, onTimeout?: (reason: DOMException) => void): AttemptTimeout {
-  let controller: AbortController | undefined;
-  let reason: DOMException | undefined;
+/** `onTimeout` is told a TimeoutError when the time is up (the exchange aborts its request with it). */
+export function attemptTimeout(ms: number, onTimeout: (reason: DOMException) => void): AttemptTimeout {
   let due = performance.now() + ms;
   let graced = false;
   const fire = () => {
@@ -29,19 +25,8 @@ export function attemptTimeout(ms: number, onTimeout?: (reason: DOMException) =>
       timer = setTimeout(fire, grace);
       return;
     }
-    reason = new DOMException('The upstream did not answer in time.', 'TimeoutError');
-    controller?.abort(reason);
-    onTimeout?.(reason);
+    onTimeout(new DOMException('The upstream did not answer in time.', 'TimeoutError'));
   };
   let timer = setTimeout(fire, ms);
-  return {
-    get signal() {
-      if (controller === undefined) {
-        controller = new AbortController();
-        if (reason) controller.abort(reason);
-      }
-      return controller.signal;
-    },
-    clear: () => clearTimeout(timer),
-  };
+  return { clear: () => clearTimeout(timer) };
 }
