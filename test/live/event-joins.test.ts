@@ -112,17 +112,8 @@ describe('the joins of live events', () => {
     expect(agentOf(0)).toEqual({ id: session, node: { id: session } });
     expect(agentOf(1)).toEqual({ id: session, node: null });
   });
-});
 
-describe('the joins of one observation', () => {
-  let stack: Stack;
-  const open: Subscriber[] = [];
-  afterEach(async () => {
-    for (const s of open.splice(0)) s.close();
-    await stack.close();
-  });
-
-  it('are shared by its events and subscribers: 6 endpoints on one wildcard domain, one call per walk read', async () => {
+  it('the joins of one observation are shared by its events and subscribers: 6 endpoints on one wildcard domain, one call per walk read', async () => {
     const at = '2025-06-01T00:00:00Z';
     const domains = [{ id: newId('rd'), created_at: at, domain: '*.apps.example.com' }];
     const endpoints = Array.from({ length: 6 }, (_, i) => ({
