@@ -3,6 +3,7 @@ import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { Context } from '../context';
+import { inlineRead } from './inline-reads';
 import { decodeNodeId } from './relay/node-ids';
 
 export const builder = new SchemaBuilder<{
@@ -20,17 +21,19 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // Connections hold their edges, page info and nodes as plain values (relay/forward-connection.ts).
     edgesFieldOptions: {
       nullable: { list: false, items: false },
       description: 'The items of this page, with cursors.',
+      ...inlineRead,
     },
-    nodeFieldOptions: { nullable: false, description: 'The item.' },
+    nodeFieldOptions: { nullable: false, description: 'The item.', ...inlineRead },
     nodesOnConnection: { description: 'The items of this page, without cursors.' },
     idFieldOptions: { description: "The upstream's own identifier (tn_…); its prefix names the type." },
     cursorFieldOptions: {
       description: 'Opaque cursor of this item: pass it as `after` to read the items after it.',
     },
-    pageInfoFieldOptions: { description: 'Where this page stands in the whole list.' },
+    pageInfoFieldOptions: { description: 'Where this page stands in the whole list.', ...inlineRead },
     hasNextPageFieldOptions: { description: 'True when more items follow this page (exact).' },
     hasPreviousPageFieldOptions: { description: 'Always false: the upstream pages forward only.' },
     startCursorFieldOptions: { description: 'Cursor of the first item of this page; null when it is empty.' },

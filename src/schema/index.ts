@@ -10,6 +10,7 @@ import {
   lexicographicSortSchema,
 } from 'graphql';
 import { builder } from './builder';
+import { withInlineReads } from './inline-reads';
 import './scalars';
 import './relay/refs';
 import './mutation-errors';
@@ -58,8 +59,8 @@ function withIncrementalDelivery(built: GraphQLSchema): GraphQLSchema {
   });
 }
 
-export const schema = lexicographicSortSchema(
-  withIncrementalDelivery(withoutUnusedScalars(builder.toSchema())),
+export const schema = withInlineReads(
+  lexicographicSortSchema(withIncrementalDelivery(withoutUnusedScalars(builder.toSchema()))),
 );
 
 // Connections hand PageInfo.hasNextPage over lazily (a getter that may return a promise: at

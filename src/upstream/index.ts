@@ -9,7 +9,7 @@ export type { ReservedAddress, ReservedDomain, TunnelSession } from './api/json/
 export type { BackendModule } from './api/json/backend-module';
 export type { Endpoint } from './api/json/endpoint';
 export type { Ref } from './api/json/fields';
-export type { Tunnel } from './api/json/tunnel';
+export type { Tunnel, TunnelLabel, TunnelProtocol } from './api/json/tunnel';
 export {
   type ListedResource,
   RESERVED_ADDRESSES,

@@ -44,6 +44,7 @@ describe('an upstream that answers the other plausible ways', () => {
   const edgeId = newId('edghts');
   const routeId = newId('edghtsrt');
   const tunnelId = newId('tn');
+  const quicId = newId('tn');
   const paths: string[] = [];
   const server = createServer((req, res) => {
     paths.push(req.url ?? '');
@@ -62,6 +63,17 @@ describe('an upstream that answers the other plausible ways', () => {
           labels: { zeta: '1', alpha: '2' },
           backends: { id: 'bkdtg_1', uri: 'https://api.ngrok.com/backends/tunnel_group/bkdtg_1' },
           future_field: [1, 2, 3],
+        }),
+      );
+    } else if (req.url === `/tunnels/${quicId}`) {
+      res.end(
+        JSON.stringify({
+          id: quicId,
+          public_url: 'quic://1.quic.ngrok.io:443',
+          started_at: '2025-09-04T10:11:22Z',
+          proto: 'quic',
+          region: 'eu',
+          tunnel_session: { id: 'ts_1', uri: 'https://api.ngrok.com/tunnel_sessions/ts_1' },
         }),
       );
     } else {
@@ -105,6 +117,13 @@ describe('an upstream that answers the other plausible ways', () => {
           publicUrl: null,
         },
       },
+      extensions: { upstreamCalls: { predicted: 1, made: 1 } },
+    });
+  });
+
+  it('a protocol the schema does not know reads as null, without an error', async () => {
+    expect(await gql(`{ tunnel(id: "${quicId}") { id proto publicUrl labels { name } } }`)).toEqual({
+      data: { tunnel: { id: quicId, proto: null, publicUrl: 'quic://1.quic.ngrok.io:443', labels: null } },
       extensions: { upstreamCalls: { predicted: 1, made: 1 } },
     });
   });

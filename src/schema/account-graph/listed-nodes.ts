@@ -8,6 +8,7 @@ import type { ListedLookup } from '../../lookups';
 import { equals } from '../../upstream';
 import { builder } from '../builder';
 import { EndpointConnection, EndpointNode } from '../endpoints/endpoints';
+import { inlineRead } from '../inline-reads';
 import { byIdField } from '../relay/by-id-field';
 import { type CursorCodec, ENDPOINT_CURSOR } from '../relay/cursors';
 import { forwardPage } from '../relay/forward-connection';
@@ -26,6 +27,7 @@ export function listedNodeRef<T extends { readonly id: string }>(spec: ListedNod
     id: {
       resolve: (item) => item.id,
       description: `The upstream's own identifier (${ID_KINDS[spec.kind]}_…).`,
+      ...inlineRead,
     },
   });
 }

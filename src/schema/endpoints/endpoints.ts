@@ -8,6 +8,7 @@ import {
   matchesNothing,
 } from '../../upstream';
 import { builder } from '../builder';
+import { inlineRead } from '../inline-reads';
 import { byIdField } from '../relay/by-id-field';
 import { ENDPOINT_CURSOR } from '../relay/cursors';
 import { EMPTY_SLICE, forwardPage } from '../relay/forward-connection';
@@ -30,7 +31,11 @@ const TYPES = new Set(['agent', 'cloud']);
 export const ENDPOINT_BY_ID = { typename: 'Endpoint', fetching: 'list-by-ids' } as const;
 
 export const EndpointNode = builder.nodeRef<Endpoint>('Endpoint', {
-  id: { resolve: (endpoint) => endpoint.id, description: "The upstream's own identifier (ep_…)." },
+  id: {
+    resolve: (endpoint) => endpoint.id,
+    description: "The upstream's own identifier (ep_…).",
+    ...inlineRead,
+  },
 });
 
 EndpointNode.implement({

@@ -1,6 +1,7 @@
 // Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
-import type { Tunnel } from '../../upstream';
+import type { TunnelLabel as Label, TunnelProtocol as Protocol, Tunnel } from '../../upstream';
 import { builder } from '../builder';
+import { inlineRead } from '../inline-reads';
 import { byIdField } from '../relay/by-id-field';
 import { TUNNEL_CURSOR } from '../relay/cursors';
 import { forwardPage } from '../relay/forward-connection';
@@ -14,14 +15,8 @@ const TunnelProtocol = builder.enumType('TunnelProtocol', {
     HTTPS: { value: 'https', description: 'HTTPS' },
     TCP: { value: 'tcp', description: 'Raw TCP' },
     TLS: { value: 'tls', description: 'TLS passthrough' },
-  } as const,
+  } satisfies Record<string, { value: Protocol; description: string }>,
 });
-const PROTOCOLS = new Set(['http', 'https', 'tcp', 'tls']);
-
-interface Label {
-  name: string;
-  value: string;
-}
 
 const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
   description: 'One label of a backend tunnel, which tunnel group backends match against.',
@@ -35,7 +30,7 @@ const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
 export const TUNNEL_BY_ID = { typename: 'Tunnel', fetching: 'get-each' } as const;
 
 export const TunnelNode = builder.nodeRef<Tunnel>('Tunnel', {
-  id: { resolve: (tunnel) => tunnel.id, description: 'The upstream tunnel id (tn_…).' },
+  id: { resolve: (tunnel) => tunnel.id, description: 'The upstream tunnel id (tn_…).', ...inlineRead },
 });
 
 TunnelNode.implement({
@@ -56,12 +51,11 @@ TunnelNode.implement({
       nullable: true,
       description: "User-supplied metadata from the tunnel's own agent configuration.",
     }),
-    proto: t.field({
+    proto: t.expose('proto', {
       type: TunnelProtocol,
       nullable: true,
       description:
         'Protocol of an agent tunnel; null for backend tunnels or a protocol this schema does not know.',
-      resolve: (tunnel) => (tunnel.proto && PROTOCOLS.has(tunnel.proto) ? (tunnel.proto as 'http') : null),
     }),
     region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
     tunnelSession: t.expose('tunnelSession', {
@@ -73,16 +67,10 @@ TunnelNode.implement({
       ...refTo(['endpoint']),
       description: 'The ephemeral endpoint of an agent-initiated tunnel.',
     }),
-    labels: t.field({
+    labels: t.expose('labels', {
       type: [TunnelLabel],
       nullable: true,
       description: 'Null unless this is a backend (labeled) tunnel. Sorted by name.',
-      resolve: (tunnel) =>
-        tunnel.labels
-          ? Object.entries(tunnel.labels)
-              .map(([name, value]) => ({ name, value }))
-              .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-          : null,
     }),
     backends: t.expose('backends', {
       type: [RefType],

@@ -72,7 +72,10 @@ export class Reading implements Dispatcher.DispatchHandler {
   /** Parsed in the same tick as the last chunk: the body text dies here. */
   onResponseEnd(): void {
     if (!this.settle()) return;
-    const text = Buffer.concat(this.chunks, this.size).toString('utf8');
+    const [first] = this.chunks;
+    // An answer read in one chunk (most are) is decoded in place, not copied first.
+    const body = this.chunks.length === 1 && first ? first : Buffer.concat(this.chunks, this.size);
+    const text = body.toString('utf8');
     let json: unknown;
     try {
       json = parseJson(text, headerValue(this.headers['content-type']), this.info);

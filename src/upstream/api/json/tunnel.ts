@@ -12,16 +12,27 @@ import {
   requiredString,
 } from './fields';
 
+/** The protocols of an agent tunnel that the gateway knows. */
+export type TunnelProtocol = 'http' | 'https' | 'tcp' | 'tls';
+const PROTOCOLS: ReadonlySet<string> = new Set<TunnelProtocol>(['http', 'https', 'tcp', 'tls']);
+
+export interface TunnelLabel {
+  readonly name: string;
+  readonly value: string;
+}
+
 export interface Tunnel {
   readonly id: string;
   readonly publicUrl?: string;
   readonly startedAt: string;
   readonly metadata?: string;
-  readonly proto?: string;
+  /** Absent for a backend tunnel, and for a protocol the gateway does not know. */
+  readonly proto?: TunnelProtocol;
   readonly region: string;
   readonly tunnelSession: Ref;
   readonly endpoint?: Ref;
-  readonly labels?: Readonly<Record<string, string>>;
+  /** A backend tunnel's labels, sorted by name. */
+  readonly labels?: readonly TunnelLabel[];
   readonly backends?: readonly Ref[];
   readonly forwardsTo?: string;
 }
@@ -31,15 +42,20 @@ export interface TunnelPage {
   readonly nextPageUri: string | null;
 }
 
-function labels(v: unknown): Record<string, string> | undefined {
+function labels(v: unknown): TunnelLabel[] | undefined {
   if (v === undefined || v === null) return undefined;
   const o: Json = object(v, 'tunnel.labels');
-  const out: Record<string, string> = {};
+  const out: TunnelLabel[] = [];
   for (const [name, value] of Object.entries(o)) {
     if (typeof value !== 'string') throw badResponse('tunnel.labels holds a non-string value');
-    out[name] = value;
+    out.push({ name, value });
   }
-  return out;
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function protocol(o: Json): TunnelProtocol | undefined {
+  const proto = optionalString(o, 'proto', 'tunnel');
+  return proto !== undefined && PROTOCOLS.has(proto) ? (proto as TunnelProtocol) : undefined;
 }
 
 /** The spec says one Ref, the real API sends an array: accept both. */
@@ -56,7 +72,7 @@ export function parseTunnel(v: unknown): Tunnel {
     publicUrl: optionalString(o, 'public_url', 'tunnel'),
     startedAt: requiredString(o, 'started_at', 'tunnel'),
     metadata: optionalString(o, 'metadata', 'tunnel'),
-    proto: optionalString(o, 'proto', 'tunnel'),
+    proto: protocol(o),
     region: requiredString(o, 'region', 'tunnel'),
     tunnelSession: ref(o.tunnel_session, 'tunnel.tunnel_session', 'tunnelSession'),
     endpoint: optionalRef(o.endpoint, 'tunnel.endpoint', 'endpoint'),
