@@ -23,11 +23,12 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
   private knownItems: Map<string, T> | undefined;
   private itemLoader: DataLoader<string, T | null> | undefined;
   /**
-   * Items listed since the loader was last used, primed into it on its next use (before any load,
-   * clear or prime, so what it answers is what priming at once would give): an operation that only
-   * lists makes no loader and no promise per item.
+   * Items listed since the loader (and `known`) were last used, primed into it (or added to `known`)
+   * on its next use, before anything else touches it, so what each answers is what doing it at once
+   * would give: an operation that only lists makes no loader, no map entry and no promise per item.
    */
   private unprimed: (readonly T[])[] | undefined;
+  private unknown: (readonly T[])[] | undefined;
 
   constructor(
     /** The operation's lists in flight, of every kind (shared with the other lookups). */
@@ -38,6 +39,11 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
 
   private get known(): Map<string, T> {
     this.knownItems ??= new Map();
+    const unknown = this.unknown;
+    if (unknown !== undefined) {
+      this.unknown = undefined;
+      for (const items of unknown) for (const item of items) this.knownItems.set(item.id, item);
+    }
     return this.knownItems;
   }
 
@@ -92,15 +98,15 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
 
   /** Items a list showed: known from now on, and primed (a later load of one costs no call). */
   protected listed(items: readonly T[]): void {
-    const known = this.known;
-    for (const item of items) known.set(item.id, item);
+    if (this.unknown === undefined) this.unknown = [items];
+    else this.unknown.push(items);
     if (this.unprimed === undefined) this.unprimed = [items];
     else this.unprimed.push(items);
   }
 
   /** What this operation knows of `id` already (a list or a write showed it). */
   protected knownItem(id: string): T | undefined {
-    return this.knownItems?.get(id);
+    return this.knownItems === undefined && this.unknown === undefined ? undefined : this.known.get(id);
   }
 
   /** Fetches `ids` (none of them known): the items found go through `listed`, failures into `failed`. */
