@@ -7,11 +7,12 @@ import type { RedisLink } from './redis/connection';
 
 /**
  * Every method of the interface, named once: the compiler refuses a list that misses one, so a
- * method added to an interface cannot bypass the fallback. (A Proxy would forward any name,
+ * method added to an interface cannot bypass the fallback. The wrapper answers every call with a
+ * promise, which each interface allows (a store in this process may answer some at once). (A Proxy would forward any name,
  * `then` included, which makes the wrapper look like a promise to `await`.)
  */
 export type MethodNames<T> = {
-  readonly [K in keyof T]-?: T[K] extends (...args: never[]) => Promise<unknown> ? true : never;
+  readonly [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? true : never;
 };
 
 /** What answers while Redis is down, and hands over to Redis once it is back. */

@@ -10,7 +10,7 @@ export {
   retryAfterFromMs,
 } from './budget/rate-budget';
 export { /** @internal test seam */ UnlimitedRateBudget } from './budget/unlimited-rate-budget';
-export type { CacheStore } from './cache/cache-store';
+export type { CacheLookup, CacheStore } from './cache/cache-store';
 export { /** @internal test seam */ MemoryCacheStore } from './cache/memory-cache-store';
 export type { LeaseStore } from './lease/lease-store';
 export { /** @internal test seam */ MemoryLeaseStore } from './lease/memory-lease-store';

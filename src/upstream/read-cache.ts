@@ -3,7 +3,7 @@
 // in this process, or in Redis where every replica reads what one of them fetched. Keys hold a
 // digest of the credential and the request path, never the credential; a write through a
 // credential drops everything cached for it, on every replica sharing the store.
-import type { CacheStore } from '../shared-state';
+import type { CacheLookup, CacheStore } from '../shared-state';
 import { InFlight } from './stages/coalesce';
 
 interface Fetching {
@@ -37,13 +37,13 @@ export class ReadCache {
     related?: (value: T) => Iterable<readonly [path: string, value: unknown]>,
     hit?: () => void,
   ): Promise<T> {
-    return this.store.lookup(digest, path).then((found) => {
-      if (found.hit) {
-        hit?.();
-        return found.value as T;
-      }
-      return this.fetchOnce(digest, path, found.generation, fetch, related, hit);
-    });
+    const answer = (found: CacheLookup): T | Promise<T> => {
+      if (!found.hit) return this.fetchOnce(digest, path, found.generation, fetch, related, hit);
+      hit?.();
+      return found.value as T;
+    };
+    const found = this.store.lookup(digest, path);
+    return found instanceof Promise ? found.then(answer) : Promise.resolve(answer(found));
   }
 
   private async fetchOnce<T>(

@@ -8,8 +8,11 @@ export type CacheLookup =
   | { readonly hit: false; readonly generation: number };
 
 export interface CacheStore {
-  /** The cached answer, or the generation a fresh answer must be stored under. */
-  lookup(digest: string, path: string): Promise<CacheLookup>;
+  /**
+   * The cached answer, or the generation a fresh answer must be stored under; a store in this
+   * process answers at once, with no promise.
+   */
+  lookup(digest: string, path: string): CacheLookup | Promise<CacheLookup>;
   /** Stores answers read in `generation`; dropped when the credential wrote since. */
   store(
     digest: string,

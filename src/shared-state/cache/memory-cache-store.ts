@@ -27,7 +27,7 @@ export class MemoryCacheStore implements CacheStore {
     return this.entries.size;
   }
 
-  async lookup(digest: string, path: string): Promise<CacheLookup> {
+  lookup(digest: string, path: string): CacheLookup {
     const generation = this.generationOf(digest);
     const entry = this.entries.get(keyOf(digest, generation, path));
     return entry ? { hit: true, value: entry.value } : { hit: false, generation };
