@@ -77,13 +77,16 @@ export function yogaLoggerOf(logger: Logger): YogaLogger {
     reqId: args.map(requestIdOfError).find((id) => id !== undefined),
     yoga: summary(args),
   });
+  // Yoga logs three debug lines a request: their fields are built only when debug is on.
+  const debug = (args: unknown[]) => {
+    if (logger.isLevelEnabled('debug')) logger.debug(line(args), 'yoga');
+  };
   return {
-    debug: (...args: unknown[]) => logger.debug(line(args), 'yoga'),
+    debug: (...args: unknown[]) => debug(args),
     info: (...args: unknown[]) => logger.info(line(args), 'yoga'),
     warn: (...args: unknown[]) => logger.warn(line(args), 'yoga'),
     error: (...args: unknown[]) => {
-      if (args.every((a) => a instanceof GraphQLError || a instanceof GatewayError))
-        logger.debug(line(args), 'yoga');
+      if (args.every((a) => a instanceof GraphQLError || a instanceof GatewayError)) debug(args);
       else logger.error(line(args), 'unexpected error in the HTTP pipeline');
     },
   };
