@@ -6,7 +6,7 @@ import { GatewayError, UpstreamError } from '../../errors';
 import { answerError } from './answer-errors';
 import { MESSAGES } from './messages';
 import { type Answer, headerValue, Reading } from './reading';
-import type { UpstreamResponse } from './request';
+import { shapedBy, type UpstreamResponse } from './request';
 import { AttemptFailure, type Call } from './stage';
 
 export interface ExchangeOptions {
@@ -69,15 +69,21 @@ export class Exchange {
     let answer: Answer;
     try {
       answer = await new Promise<Answer>((resolve, reject) => {
-        const reading = new Reading(budget, this.options.maxBodyBytes, resolve, reject, call.shape);
+        const reading = new Reading(budget, this.options.maxBodyBytes, resolve, reject);
         this.pool.dispatch({ method: call.request.method, path: call.path, headers, body }, reading);
       });
     } catch (error) {
       throw new AttemptFailure(transportError(error), neverConnected(error) ? 'unsent' : 'sent');
     }
-    const { status, json, shaped, info } = answer;
-    // A 2xx with a shape was read into it as it was parsed (reading.ts): its JSON went no further.
-    if (status >= 200 && status < 300) return { status, json, operationId: info.operationId, shaped };
+    const { status, json, info } = answer;
+    if (status >= 200 && status < 300) {
+      // Read into its domain shape at once: the raw JSON goes no further than this frame.
+      const shape = call.shape;
+      const operationId = info.operationId;
+      return shape
+        ? { status, json: undefined, operationId, shaped: shapedBy(shape, json) }
+        : { status, json, operationId, shaped: undefined };
+    }
     const retryAfter = headerValue(answer.headers['retry-after']);
     throw new AttemptFailure(answerError(status, json, info, retryAfter), 'sent');
   };

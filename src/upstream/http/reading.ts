@@ -6,18 +6,13 @@ import type { Dispatcher } from 'undici';
 import { UpstreamError, type UpstreamInfo } from '../../errors';
 import { checkedOperationId } from './answer-errors';
 import { MESSAGES } from './messages';
-import { type Shaped, shapedBy } from './request';
 import { type AttemptTimeout, attemptTimeout } from './timeout';
 
-/**
- * What came back: the status, the headers and the body's JSON (undefined: empty, not JSON on a 5xx,
- * or a 2xx read into its domain shape at once, in `shaped`).
- */
+/** What came back: the status, the headers and the body's JSON (undefined: empty, or not JSON on a 5xx). */
 export interface Answer {
   readonly status: number;
   readonly headers: Dispatcher.ResponseData['headers'];
   readonly json: unknown;
-  readonly shaped?: Shaped;
   readonly info: UpstreamInfo;
 }
 
@@ -46,8 +41,6 @@ export class Reading implements Dispatcher.DispatchHandler {
     private readonly max: number,
     private readonly resolve: (answer: Answer) => void,
     private readonly reject: (error: unknown) => void,
-    /** Reads a 2xx answer's JSON into its domain shape (Call.shape). */
-    private readonly shape?: (json: unknown) => unknown,
   ) {
     this.timeout = attemptTimeout(ms, (reason) => this.abort(reason));
   }
@@ -76,7 +69,7 @@ export class Reading implements Dispatcher.DispatchHandler {
     else this.chunks.push(chunk);
   }
 
-  /** Parsed, and a 2xx shaped, in the same tick as the last chunk: the body text and its JSON die here. */
+  /** Parsed in the same tick as the last chunk: the body text dies here. */
   onResponseEnd(): void {
     if (!this.settle()) return;
     const [first] = this.chunks;
@@ -90,10 +83,7 @@ export class Reading implements Dispatcher.DispatchHandler {
       this.reject(error);
       return;
     }
-    const { status, headers, info, shape } = this;
-    if (shape && status >= 200 && status < 300)
-      this.resolve({ status, headers, json: undefined, shaped: shapedBy(shape, json), info });
-    else this.resolve({ status, headers, json, info });
+    this.resolve({ status: this.status, headers: this.headers, json, info: this.info });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
