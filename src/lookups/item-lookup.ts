@@ -23,12 +23,12 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
   private knownItems: Map<string, T> | undefined;
   private itemLoader: DataLoader<string, T | null> | undefined;
   /**
-   * Items listed since the loader (and `known`) were last used, primed into it (or added to `known`)
-   * on its next use, before anything else touches it, so what each answers is what doing it at once
-   * would give: an operation that only lists makes no loader, no map entry and no promise per item.
+   * Lists shown since the map and the loader were last used: added to the one and primed into the
+   * other on the next use of either, before anything else touches them, so both answer what doing
+   * it at once would give. An operation that only lists makes no loader, no map entry and no
+   * promise per item.
    */
-  private unprimed: (readonly T[])[] | undefined;
-  private unknown: (readonly T[])[] | undefined;
+  private pending: (readonly T[])[] | undefined;
 
   constructor(
     /** The operation's lists in flight, of every kind (shared with the other lookups). */
@@ -38,26 +38,36 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
   ) {}
 
   private get known(): Map<string, T> {
+    this.takePending();
     this.knownItems ??= new Map();
-    const unknown = this.unknown;
-    if (unknown !== undefined) {
-      this.unknown = undefined;
-      for (const items of unknown) for (const item of items) this.knownItems.set(item.id, item);
-    }
     return this.knownItems;
   }
 
   private get loader(): DataLoader<string, T | null> {
-    if (this.itemLoader === undefined) {
-      const options = this.schedule === 'after-lists' ? { batchScheduleFn: this.listings.schedule } : {};
-      this.itemLoader = new DataLoader((ids) => this.batch(ids), options);
-    }
-    const unprimed = this.unprimed;
-    if (unprimed !== undefined) {
-      this.unprimed = undefined;
-      for (const items of unprimed) for (const item of items) this.itemLoader.prime(item.id, item);
-    }
+    this.takePending();
+    this.itemLoader ??= this.newLoader();
     return this.itemLoader;
+  }
+
+  private newLoader(): DataLoader<string, T | null> {
+    const options = this.schedule === 'after-lists' ? { batchScheduleFn: this.listings.schedule } : {};
+    return new DataLoader((ids) => this.batch(ids), options);
+  }
+
+  /** The pending lists, into the map and the loader (each made now if need be). */
+  private takePending(): void {
+    const lists = this.pending;
+    if (lists === undefined) return;
+    this.pending = undefined;
+    this.knownItems ??= new Map();
+    this.itemLoader ??= this.newLoader();
+    const known = this.knownItems;
+    const loader = this.itemLoader;
+    for (const items of lists)
+      for (const item of items) {
+        known.set(item.id, item);
+        loader.prime(item.id, item);
+      }
   }
 
   /** The item with this id, or null when the account has none. */
@@ -98,15 +108,13 @@ export abstract class ItemLookup<T extends { readonly id: string }> {
 
   /** Items a list showed: known from now on, and primed (a later load of one costs no call). */
   protected listed(items: readonly T[]): void {
-    if (this.unknown === undefined) this.unknown = [items];
-    else this.unknown.push(items);
-    if (this.unprimed === undefined) this.unprimed = [items];
-    else this.unprimed.push(items);
+    if (this.pending === undefined) this.pending = [items];
+    else this.pending.push(items);
   }
 
   /** What this operation knows of `id` already (a list or a write showed it). */
   protected knownItem(id: string): T | undefined {
-    return this.knownItems === undefined && this.unknown === undefined ? undefined : this.known.get(id);
+    return this.knownItems === undefined && this.pending === undefined ? undefined : this.known.get(id);
   }
 
   /** Fetches `ids` (none of them known): the items found go through `listed`, failures into `failed`. */
