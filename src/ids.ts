@@ -19,7 +19,9 @@ export const ID_KINDS = {
 
 export type IdKind = keyof typeof ID_KINDS;
 
-const SHAPE = /^([a-z]{2,10})_([A-Za-z0-9]{1,64})$/;
+/** What follows an id's prefix and its underscore: base62, bounded. */
+const SUFFIX = '[A-Za-z0-9]{1,64}';
+const SHAPE = new RegExp(`^([a-z]{2,10})_(${SUFFIX})$`);
 const KIND_BY_PREFIX = new Map<string, IdKind>(
   Object.entries(ID_KINDS).map(([kind, prefix]) => [prefix, kind as IdKind]),
 );
@@ -38,12 +40,9 @@ export function kindOf(id: string): IdKind | 'unknown' | null {
   return KIND_BY_PREFIX.get(id.slice(0, id.indexOf('_'))) ?? 'unknown';
 }
 
-/** Each kind's ids as one pattern (its prefix, then SHAPE's suffix): no prefix sliced off and looked up per id. */
+/** Each kind's ids as one pattern (its prefix, then the suffix): no prefix sliced off and looked up. */
 const PATTERN_OF = new Map<IdKind, RegExp>(
-  Object.entries(ID_KINDS).map(([kind, prefix]) => [
-    kind as IdKind,
-    new RegExp(`^${prefix}_${SHAPE.source.slice(SHAPE.source.indexOf('_') + 1)}`),
-  ]),
+  Object.entries(ID_KINDS).map(([kind, prefix]) => [kind as IdKind, new RegExp(`^${prefix}_${SUFFIX}$`)]),
 );
 
 export const isIdOf = (id: string, kind: IdKind): boolean => PATTERN_OF.get(kind)?.test(id) === true;

@@ -8,8 +8,8 @@ import type { RedisLink } from './redis/connection';
 /**
  * Every method of the interface, named once: the compiler refuses a list that misses one, so a
  * method added to an interface cannot bypass the fallback. The wrapper answers every call with a
- * promise, which each interface allows (a store in this process may answer some at once). (A Proxy would forward any name,
- * `then` included, which makes the wrapper look like a promise to `await`.)
+ * promise, which each interface allows (a store in this process may answer some at once). (A Proxy
+ * would forward any name, `then` included, which makes the wrapper look like a promise to `await`.)
  */
 export type MethodNames<T> = {
   readonly [K in keyof T]-?: T[K] extends (...args: never[]) => unknown ? true : never;
