@@ -15,11 +15,14 @@ export interface Replica {
   kill(): void;
 }
 
+/** A lease's time to live, below. */
+const LEASE_TTL_MS = 1500;
+
 /** Poll every 200 ms; a lease of 1.5 s (renewed every 500 ms, asked for every 200 ms). */
 const LIVE_ENV = {
   LIVE_POLL_INTERVAL_MS: '200',
   LIVE_POLL_BUDGET_PER_MIN: '6000',
-  LIVE_LEASE_TTL_MS: '1500',
+  LIVE_LEASE_TTL_MS: String(LEASE_TTL_MS),
   LIVE_IDLE_MS: '500',
   // The gateway's own upstream budget is not what these tests are about.
   UPSTREAM_RATE_LIMIT_PER_MIN: '0',
@@ -74,4 +77,33 @@ export async function startReplica(
 export async function polling(replicas: readonly Replica[]): Promise<string[]> {
   const gauges = await Promise.all(replicas.map((r) => r.metric('gateway_live_pollers')));
   return replicas.filter((_, i) => (gauges[i] ?? 0) > 0).map((r) => r.name);
+}
+
+/**
+ * The one replica polling once Redis is back for every replica and the lease has settled. A replica
+ * that reconnects drops the lease it held in its own process at its next renewal, so for a moment
+ * the one poller may be a replica about to stop: the answer is the replica that polled alone for a
+ * whole lease's length.
+ */
+export async function settledPoller(replicas: readonly Replica[], timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  const remaining = () => Math.max(0, deadline - Date.now());
+  await until(
+    async () =>
+      (await Promise.all(replicas.map((r) => r.metric('gateway_redis_up')))).every((up) => up === 1),
+    'every replica to reach Redis again',
+    remaining(),
+  );
+  let alone: { name: string; since: number } | undefined;
+  await until(
+    async () => {
+      const now = await polling(replicas);
+      if (now.length !== 1 || now[0] !== alone?.name)
+        alone = now[0] && now.length === 1 ? { name: now[0], since: Date.now() } : undefined;
+      return alone !== undefined && Date.now() - alone.since >= LEASE_TTL_MS;
+    },
+    'one replica to poll alone for a lease',
+    remaining(),
+  );
+  return alone?.name ?? '';
 }
