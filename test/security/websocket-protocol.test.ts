@@ -104,7 +104,7 @@ describe('graphql-ws protocol rules on a raw socket', () => {
   };
   const socket = async (h: Stack) => {
     const s = await open(h.wsUrl);
-    // A clean close: graphql-ws would print the EPIPE of a stream writing to a reset socket.
+    // Closed cleanly, as a client does when it is done.
     cleanup.push(async () => {
       s.ws.close(1000);
       await s.closed;

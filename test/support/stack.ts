@@ -69,6 +69,8 @@ export interface Stack {
   lines(): Record<string, unknown>[];
   /** Present with the `relay` option. */
   relay: Relay | undefined;
+  /** The gateway's HTTP server (a test that reaches under a connection takes its sockets here). */
+  server: Server;
   /** Connections the gateway's HTTP server holds open now (WebSockets included). */
   connections(): Promise<number>;
   /** POSTs an operation; `key` goes in the Authorization header (null: none). */
@@ -177,6 +179,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
         .filter((l) => l !== '')
         .map((l) => JSON.parse(l) as Record<string, unknown>),
     relay,
+    server,
     connections: () =>
       new Promise((resolve, reject) =>
         server.getConnections((error, count) => (error ? reject(error) : resolve(count))),

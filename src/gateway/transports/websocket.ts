@@ -12,6 +12,7 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { Config } from '../../config';
 import type { Gateway } from '../instance';
 import type { SocketOperationLog } from '../observability/request-log';
+import { DroppingWebSocket } from './dropping-socket';
 import { socketLink } from './subscriber-links';
 import { credentialRefusal, headersOf, refuseUpgrade, upgradeRefusal } from './upgrade-guards';
 
@@ -71,6 +72,7 @@ export function attachWebSocket(
     noServer: true,
     path: '/graphql',
     maxPayload: config.limits.maxBodyBytes,
+    WebSocket: DroppingWebSocket,
   });
 
   /** Refused upgrades get the HTTP answer an HTTP request would get; the rest are handed to ws. */
