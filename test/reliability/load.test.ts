@@ -12,6 +12,8 @@ import { KEY, type Stack, startStack } from '../support/stack';
 const SEED = 0x5eed;
 const ROUTES = 6;
 const WRITES_PER_ROUTE = 30;
+/** Writes a writer may try (those refused unsent included) before it stops. */
+const TRIES_PER_ROUTE = 4 * WRITES_PER_ROUTE;
 const READERS = 4;
 const READS_PER_READER = 40;
 const FAULT_RATE = 0.25;
@@ -46,7 +48,7 @@ const FAULTS: Fault[] = [
 
 const edge = newId('edghts');
 const routeIds = Array.from({ length: ROUTES }, () => newId('edghtsrt'));
-const backends = Array.from({ length: ROUTES * WRITES_PER_ROUTE + ROUTES }, () => newId('bkdtg'));
+const backends = Array.from({ length: ROUTES * TRIES_PER_ROUTE + ROUTES }, () => newId('bkdtg'));
 const tunnels = makeTunnels(5, { seed: 77 });
 const seed: AccountSeed = {
   tunnels,
@@ -118,7 +120,7 @@ describe('bounded load against a flaky upstream', () => {
     async function writer(r: number) {
       const routeId = routeIds[r] ?? '';
       let sent = 0;
-      for (let tries = 0; sent < WRITES_PER_ROUTE && tries < 4 * WRITES_PER_ROUTE && inTime(); tries += 1) {
+      for (let tries = 0; sent < WRITES_PER_ROUTE && tries < TRIES_PER_ROUTE && inTime(); tries += 1) {
         const remove = random() < 1 / 6;
         const backend = remove ? null : (backends[nextBackend++] ?? '');
         maybeFault(remove ? 'deleteBackend' : 'replaceBackend');
