@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 export const USAGE = `Usage: npm run bench [-- options]
 
-  --quick             a short run (under a minute): 0 ms upstream latency only, no 60 s memory run
+  --quick             a short run (about 80 s on 2 cores): 0 ms upstream latency only, no 60 s memory run
   --latency LIST      upstream latencies in ms, comma-separated (default 0,20; quick: 0)
   --seconds N         measured seconds per row (default 10; quick: 2)
   --connections N     concurrent connections (default 16)
