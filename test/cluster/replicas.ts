@@ -98,8 +98,8 @@ export async function settledPoller(replicas: readonly Replica[], timeoutMs = 20
   await until(
     async () => {
       const now = await polling(replicas);
-      if (now.length !== 1 || now[0] !== alone?.name)
-        alone = now[0] && now.length === 1 ? { name: now[0], since: Date.now() } : undefined;
+      const sole = now.length === 1 ? now[0] : undefined;
+      if (sole !== alone?.name) alone = sole === undefined ? undefined : { name: sole, since: Date.now() };
       return alone !== undefined && Date.now() - alone.since >= LEASE_TTL_MS;
     },
     'one replica to poll alone for a lease',
