@@ -82,6 +82,42 @@ describe('a development gateway holding a key, on loopback, without tokens', () 
     expect(h.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend?.backendId).toBe(backend);
   });
 
+  it('what a browser marks as sent from another site without Origin (an <img>, a link, SSE) is refused, no call', async () => {
+    const get = `${h.url}?query=${encodeURIComponent('{ tunnels(first: 1) { nodes { id } } }')}`;
+    const events = `${h.url}?query=${encodeURIComponent('subscription { tunnelEvents(includeCurrent: true) { kind } }')}`;
+    const image = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' };
+    for (const [url, headers] of [
+      [get, { ...image, accept: 'image/avif,image/webp,*/*' }],
+      [get, { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'cors', accept: 'application/json' }],
+      [get, { 'sec-fetch-site': 'Cross-Site', accept: 'application/json' }],
+      [events, { 'sec-fetch-site': 'cross-site', accept: 'text/event-stream' }],
+    ] as const) {
+      const answer = await send(url, 'GET', headers);
+      refusedWith(answer, 403, 'ORIGIN_NOT_ALLOWED');
+      expect(answer.headers.vary).toBe('Origin, Sec-Fetch-Site');
+    }
+    refusedWith(
+      await send(h.url, 'POST', { 'sec-fetch-site': 'cross-site', ...JSON_POST }, QUERY),
+      403,
+      'ORIGIN_NOT_ALLOWED',
+    );
+    expect(h.sandbox.calls()).toBe(0);
+    expect(h.gateway.live.count()).toBe(0);
+  });
+
+  it('what a browser marks as same-origin or typed by its user is served; a link to GraphiQL opens it, no call', async () => {
+    for (const site of ['same-origin', 'none']) {
+      const answer = await send(h.url, 'POST', { 'sec-fetch-site': site, ...JSON_POST }, QUERY);
+      expect(answer.status).toBe(200);
+    }
+    expect(h.sandbox.calls()).toBe(2);
+    const link = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', accept: 'text/html' };
+    const page = await send(h.url, 'GET', link);
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(/graphiql/i);
+    expect(h.sandbox.calls()).toBe(2);
+  });
+
   it("the gateway's own pages (GraphiQL: same origin) and clients without Origin are served", async () => {
     const port = new URL(h.url).port;
     for (const [origin, host] of [
@@ -146,6 +182,14 @@ describe('what the listed origins and hosts open', () => {
         data: { tunnels: { nodes: [{ id: tunnels[0]?.id }] } },
         extensions: { upstreamCalls: { predicted: 1, made: 1 } },
       });
+      // A listed origin's page on another site: its fetch carries both headers, and is served.
+      const crossSite = await send(
+        h.url,
+        'POST',
+        { origin, 'sec-fetch-site': 'cross-site', ...JSON_POST },
+        QUERY,
+      );
+      expect(crossSite.status).toBe(200);
       const other = await send(h.url, 'POST', { origin: 'https://evil.example', ...JSON_POST }, QUERY);
       refusedWith(other, 403, 'ORIGIN_NOT_ALLOWED');
       refusedWith(
@@ -153,7 +197,7 @@ describe('what the listed origins and hosts open', () => {
         421,
         'HOST_NOT_ALLOWED',
       );
-      expect(h.sandbox.calls()).toBe(1);
+      expect(h.sandbox.calls()).toBe(2);
     } finally {
       await h.close();
     }

@@ -70,6 +70,16 @@ describe('graphql-ws on a development gateway holding a key, on loopback, withou
     expect(h.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend?.backendId).toBe(backend);
   });
 
+  it('an upgrade a browser marks as sent from another site, without Origin, is refused (403)', async () => {
+    for (const site of ['cross-site', 'same-site']) {
+      const headers = { 'sec-fetch-site': site, 'sec-fetch-mode': 'websocket' };
+      refusedWith(await upgrade(h.wsUrl, headers), 403, 'ORIGIN_NOT_ALLOWED');
+      await getsNothing(client(headers));
+    }
+    expect(h.sandbox.calls()).toBe(0);
+    expect(h.gateway.live.count()).toBe(0);
+  });
+
   it('a foreign Host (DNS rebinding) is refused (421), with or without an Origin of that name', async () => {
     for (const host of [`evil.example:${port}`, 'evil.example', `127.0.0.1.evil.example:${port}`]) {
       refusedWith(await upgrade(h.wsUrl, { host }), 421, 'HOST_NOT_ALLOWED');

@@ -60,17 +60,31 @@ const ORIGIN_NOT_ALLOWED: Refusal = {
   headers: { vary: 'Origin' },
 };
 
+/** What a browser says of where a request comes from (Fetch Metadata): from another site, or a sibling one. */
+const FROM_ANOTHER_SITE = new Set(['cross-site', 'same-site']);
+
+const CROSS_SITE_NOT_ALLOWED: Refusal = {
+  status: 403,
+  code: 'ORIGIN_NOT_ALLOWED',
+  message: 'Requests a browser sends from another site are not allowed (see CORS_ORIGINS).',
+  headers: { vary: 'Origin, Sec-Fetch-Site' },
+};
+
 /**
  * Where a real key is held: a request (or WebSocket upgrade) from a browser page on another,
- * unlisted origin is refused before it is parsed (a preflight already gets no CORS headers).
- * Requests without Origin (servers, curl) and from the gateway's own pages pass.
+ * unlisted origin is refused before it is parsed (a preflight already gets no CORS headers). So is
+ * one the browser marks as coming from another site (Sec-Fetch-Site) without an allowed Origin: an
+ * `<img src>` or a link on any page sends no Origin. Requests without these headers (servers, curl)
+ * and from the gateway's own pages pass.
  */
 export function originGuard(config: OriginConfig, context: OriginContext = {}): RequestGuard | undefined {
   if (!holdsRealKey(config, context)) return undefined;
   const ok = originAllowed(allowedOrigins(config, context));
   return (headers) => {
     const origin = headers.get('origin');
-    if (origin === null || ok(origin) || sameOrigin(origin, headers.get('host'))) return undefined;
-    return ORIGIN_NOT_ALLOWED;
+    if (origin !== null)
+      return ok(origin) || sameOrigin(origin, headers.get('host')) ? undefined : ORIGIN_NOT_ALLOWED;
+    const site = headers.get('sec-fetch-site');
+    return site !== null && FROM_ANOTHER_SITE.has(site.toLowerCase()) ? CROSS_SITE_NOT_ALLOWED : undefined;
   };
 }
