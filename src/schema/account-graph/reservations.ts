@@ -36,8 +36,8 @@ ReservedDomainNode.implement({
       nullable: true,
       description: 'The DNS target to CNAME a custom domain to; null for ngrok-managed domains.',
     }),
-    certificate: t.expose('certificate', {
-      ...refTo([]),
+    certificate: t.field({
+      ...refTo([], (domain) => domain.certificate),
       description: 'The TLS certificate (cert_…) serving it, when one is attached.',
     }),
   }),

@@ -22,8 +22,8 @@ TunnelSessionNode.implement({
       nullable: true,
       description: 'The version of the ngrok agent (or SDK), e.g. 3.19.1.',
     }),
-    credential: t.expose('credential', {
-      ...refTo([]),
+    credential: t.field({
+      ...refTo([], (session) => session.credential),
       description: 'The credential (cr_…) the agent authenticated with.',
     }),
     ip: t.exposeString('ip', { nullable: true, description: 'Source IP address the agent connected from.' }),

@@ -18,7 +18,10 @@ BackendModuleType.implement({
     edgeId: t.exposeID('edgeId', { description: 'The HTTPS edge (edghts_…).' }),
     routeId: t.exposeID('routeId', { description: 'The route of that edge (edghtsrt_…).' }),
     enabled: t.exposeBoolean('enabled', { description: 'True when the module is applied to traffic.' }),
-    backend: t.expose('backend', { ...refTo([]), description: 'Null when the route has no backend.' }),
+    backend: t.field({
+      ...refTo([], (module) => module.backend),
+      description: 'Null when the route has no backend.',
+    }),
   }),
 });
 

@@ -84,17 +84,17 @@ EndpointNode.implement({
       nullable: true,
       description: 'Where an agent endpoint forwards traffic; null for cloud endpoints.',
     }),
-    domain: t.expose('domain', { ...refTo(['reservedDomain']), description: 'Its reserved domain.' }),
-    tcpAddr: t.expose('tcpAddr', { ...refTo(['reservedAddress']), description: 'Its TCP address.' }),
-    tunnel: t.expose('tunnel', {
-      ...refTo(['tunnel']),
+    domain: t.field({ ...refTo(['reservedDomain'], (e) => e.domain), description: 'Its reserved domain.' }),
+    tcpAddr: t.field({ ...refTo(['reservedAddress'], (e) => e.tcpAddr), description: 'Its TCP address.' }),
+    tunnel: t.field({
+      ...refTo(['tunnel'], (e) => e.tunnel),
       description: 'The agent tunnel serving it (agent endpoints).',
     }),
-    tunnelSession: t.expose('tunnelSession', {
-      ...refTo(['tunnelSession']),
+    tunnelSession: t.field({
+      ...refTo(['tunnelSession'], (e) => e.tunnelSession),
       description: 'The agent session serving it (agent endpoints).',
     }),
-    principal: t.expose('principal', { ...refTo([]), description: 'Who created it.' }),
+    principal: t.field({ ...refTo([], (e) => e.principal), description: 'Who created it.' }),
   }),
 });
 

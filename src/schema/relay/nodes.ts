@@ -102,9 +102,10 @@ builder.objectField(RefType, 'node', (t) =>
       'The object this reference points at, when this schema serves its type (Tunnel, Endpoint,\nTunnelSession, ReservedDomain, ReservedAddress) and it still exists; else null. The references of\none response are fetched together (one upstream list call per 100 ids of a kind, never one call per\nreference).',
     ...upstreamCalls({ kind: 'join', fetching: BY_REFERENCE }),
     resolve: (ref, _args, ctx) => {
-      // By prefix: an id of another kind, or in a shape we do not know, is no object of ours.
+      // By prefix, and only a kind its field declares: any other id (whatever the upstream sent) is
+      // null with no call, as the planner predicted.
       const kind = nodeKindOf(ref.id);
-      if (kind === undefined) return null;
+      if (kind === undefined || !ref.to.includes(kind)) return null;
       // Tunnels by reference: a list of the newest first (see BY_REFERENCE).
       return kind === 'tunnel' ? ctx.tunnels.loadReference(ref.id) : LOOKUPS[kind](ctx).load(ref.id);
     },

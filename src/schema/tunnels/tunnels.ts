@@ -5,7 +5,7 @@ import { inlineRead } from '../inline-reads';
 import { byIdField } from '../relay/by-id-field';
 import { TUNNEL_CURSOR } from '../relay/cursors';
 import { forwardPage } from '../relay/forward-connection';
-import { RefType, refTo } from '../relay/refs';
+import { refsTo, refTo, requiredRefTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 
 const TunnelProtocol = builder.enumType('TunnelProtocol', {
@@ -58,13 +58,12 @@ TunnelNode.implement({
         'Protocol of an agent tunnel; null for backend tunnels or a protocol this schema does not know.',
     }),
     region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
-    tunnelSession: t.expose('tunnelSession', {
-      type: RefType,
-      ...upstreamCalls({ kind: 'refers', to: ['tunnelSession'] }),
+    tunnelSession: t.field({
+      ...requiredRefTo(['tunnelSession'], (tunnel) => tunnel.tunnelSession),
       description: 'The tunnel session on which this tunnel was started.',
     }),
-    endpoint: t.expose('endpoint', {
-      ...refTo(['endpoint']),
+    endpoint: t.field({
+      ...refTo(['endpoint'], (tunnel) => tunnel.endpoint),
       description: 'The ephemeral endpoint of an agent-initiated tunnel.',
     }),
     labels: t.expose('labels', {
@@ -72,10 +71,8 @@ TunnelNode.implement({
       nullable: true,
       description: 'Null unless this is a backend (labeled) tunnel. Sorted by name.',
     }),
-    backends: t.expose('backends', {
-      type: [RefType],
-      ...upstreamCalls({ kind: 'refers', to: [] }),
-      nullable: true,
+    backends: t.field({
+      ...refsTo([], (tunnel) => tunnel.backends),
       description:
         'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
     }),
