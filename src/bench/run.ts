@@ -8,6 +8,7 @@ import { Bench } from './harness/bench';
 import { type GatewayProcess, residentMb, StandIn, startGateway } from './processes/processes';
 import { machine, markdown, type Report, rowsTable } from './report/report';
 import { targets } from './report/targets';
+import { measureFanOut } from './rows/fan-out';
 import { measureLive } from './rows/live';
 import { liveScaleLines, measureLiveScale } from './rows/live-scale';
 import { measurePlanning } from './rows/planning';
@@ -100,6 +101,10 @@ async function main(): Promise<void> {
     log(
       `  planning: ${planning.operations} example operations, ${(planning.meanUs / 1000).toFixed(4)} ms a plan on average, slowest ${planning.slowest.name} ${(planning.slowest.us / 1000).toFixed(4)} ms`,
     );
+    const fanOut = measureFanOut();
+    log(
+      `  fan-out documents: ${fanOut.documents}, ${fanOut.refused} refused by the size bound (${(fanOut.refusedUs / 1000).toFixed(4)} ms each), the rest admitted (${(fanOut.admittedUs / 1000).toFixed(4)} ms each before running); largest ${fanOut.largest} fields expanded`,
+    );
     const gatewayPeakRssMb = Math.max(
       ...gateways
         .filter((g) => ![...floors.values()].includes(g))
@@ -120,6 +125,7 @@ async function main(): Promise<void> {
       ...(live ? { live } : {}),
       ...(replicas ? { replicas } : {}),
       planning,
+      fanOut,
       gatewayPeakRssMb,
       problems: bench.problems,
     };

@@ -8,6 +8,7 @@ export { joinedAccount } from './account-graph/joined-account';
 export { DEFAULT_API_KEY, startSandbox } from './http/server';
 export { demoData } from './state/demo-data';
 export { /** @internal test seam */ idTime, newId } from './state/ids';
+export { Rng } from './state/rng';
 export {
   /** @internal test seam */ DEFAULT_START,
   /** @internal test seam */ makeTunnels,

@@ -86,7 +86,7 @@ describe('compiled execution answers as graphql-js does', () => {
   for (const [name, body] of cases) {
     it(name, async () => {
       const expected = await interpreted(body);
-      // The first run compiles, the second runs what was compiled: both must match.
+      // The first run is interpreted, the second compiles and runs compiled: both must match.
       expect(await compiled(body)).toEqual(expected);
       expect(await compiled(body)).toEqual(expected);
     });

@@ -40,7 +40,9 @@ describe('Ref.node resolves only what its field declares', () => {
 
   it('the same ids by id, where Tunnel is what is asked for, are joined', async () => {
     const ids = tunnels.slice(0, 2).map((t) => t.id);
-    const { body, upstreamCalls } = await stack.gql(`{ nodes(ids: ${JSON.stringify(ids)}) { __typename id } }`);
+    const { body, upstreamCalls } = await stack.gql(
+      `{ nodes(ids: ${JSON.stringify(ids)}) { __typename id } }`,
+    );
     expect(upstreamCalls?.made).toBe(upstreamCalls?.predicted);
     expect(dataOf(body, 'nodes')).toEqual(ids.map((id) => ({ __typename: 'Tunnel', id })));
   });

@@ -1,6 +1,7 @@
 // The benchmark's results as one JSON document and a Markdown table (printed and written).
 
 import { cpus, release, totalmem } from 'node:os';
+import type { FanOutRow } from '../rows/fan-out';
 import type { PlanningRow } from '../rows/planning';
 
 export interface Row {
@@ -106,6 +107,7 @@ export interface Report {
   readonly live?: LiveRow;
   readonly replicas?: ReplicasRow;
   readonly planning?: PlanningRow;
+  readonly fanOut?: FanOutRow;
   readonly gatewayPeakRssMb?: number;
   readonly targets: readonly Target[];
   readonly problems: readonly string[];
@@ -249,6 +251,23 @@ export function markdown(report: Report): string {
       table(
         ['ms a plan, mean', 'slowest example', 'its ms a plan'],
         [[fixed(p.meanUs / 1000, 4), p.slowest.name, fixed(p.slowest.us / 1000, 4)]],
+      ),
+    );
+  }
+  if (report.fanOut) {
+    const f = report.fanOut;
+    parts.push(
+      '',
+      `### Fan-out documents (${f.documents} generated, 2 to 8 hops, before they run, in process)`,
+      '',
+      table(
+        [
+          'refused by the size bound',
+          'ms each (parse, measure)',
+          'ms each admitted (parse, measure, validate, plan)',
+          'largest expansion',
+        ],
+        [[String(f.refused), fixed(f.refusedUs / 1000, 4), fixed(f.admittedUs / 1000, 4), String(f.largest)]],
       ),
     );
   }

@@ -4,6 +4,7 @@
 import { parse } from 'graphql';
 import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../gateway/graphiql';
 import { planOperation } from '../../gateway/limits/demand/plan';
+import { coerceVariables, VariableRefusal } from '../../gateway/limits/demand/variables';
 import { demoData } from '../../sandbox';
 import { schema } from '../../schema';
 
@@ -23,7 +24,8 @@ export function measurePlanning(iterations = 5_000): PlanningRow {
   if (!ids) throw new Error('the demo data has no example ids');
   const timings = EXAMPLE_OPERATIONS.map((example) => {
     const document = parse(example.document);
-    const variables = example.variables(ids);
+    const variables = coerceVariables(schema, document, example.name, example.variables(ids));
+    if (variables instanceof VariableRefusal) throw new Error(`${example.name}: its variables do not fit`);
     const plan = () => planOperation({ schema, document, operationName: example.name, variables });
     for (let i = 0; i < WARM_UP; i += 1) plan();
     const started = performance.now();

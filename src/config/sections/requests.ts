@@ -34,6 +34,12 @@ export const limits = {
     default: 10,
     parse: integer(0, 10_000),
   }),
+  maxExpandedFields: option({
+    env: 'MAX_EXPANDED_FIELDS',
+    help: 'fields one operation may expand to, every fragment spread through every possible type and every @skip/@include branch counted; above it the operation is refused before validation, planning or compilation',
+    default: 1_000,
+    parse: integer(1, 1_000_000),
+  }),
   maxUpstreamCalls: option({
     env: 'MAX_UPSTREAM_CALLS_PER_OPERATION',
     help: 'upstream calls one operation may be predicted to make; above it the operation is refused before it runs (OPERATION_TOO_EXPENSIVE)',

@@ -1,26 +1,22 @@
 // Queries run as JavaScript that graphql-jit compiles once per document and operation name,
-// instead of through graphql-js's interpreter: less CPU per operation. What clients see stays
+// instead of through graphql-js's interpreter: less CPU per operation, within bounds on what
+// compiling may cost (./compiled-operations.ts). Variables reach it only once graphql-js's own coercion has accepted
+// them (demand control refuses the rest before planning). What clients see stays
 // graphql-js's: errors are rebuilt as graphql-js's own (see located), and anything graphql-jit
 // cannot compile runs interpreted. Mutations always run interpreted: graphql-jit does not stop
 // after a failed non-null mutation field, so it would send the later writes upstream. So do
 // operations with @defer or @stream: graphql-jit ignores them and would answer in one payload;
 // yoga's executor (@graphql-tools/executor) delivers them incrementally.
 import {
-  BREAK,
   type DocumentNode,
-  type ExecutionArgs,
   type ExecutionResult,
   GraphQLError,
   type GraphQLSchema,
-  getOperationAST,
   type Source,
-  visit,
 } from 'graphql';
 import { type CompiledQuery, compileQuery, isCompiledQuery } from 'graphql-jit';
 import type { Plugin } from 'graphql-yoga';
-
-const INTERPRETED = 'interpreted';
-type Compiled = CompiledQuery | typeof INTERPRETED;
+import { CompiledOperations } from './compiled-operations';
 
 /** graphql-js throws this one as a plain Error, which the error mask hides; graphql-jit makes it a GraphQLError. */
 const NULL_VIOLATION = 'Cannot return null for non-nullable field ';
@@ -60,58 +56,27 @@ function withLocatedErrors(result: ExecutionResult, document: DocumentNode): Exe
   return { ...result, errors: result.errors.map((e) => located(e, source, starts)) };
 }
 
-/** True when the document asks for incremental delivery anywhere (its fragments included). */
-function isIncremental(document: DocumentNode): boolean {
-  let found = false;
-  visit(document, {
-    Directive(node) {
-      if (node.name.value !== 'defer' && node.name.value !== 'stream') return undefined;
-      found = true;
-      return BREAK;
-    },
-  });
-  return found;
-}
-
-function compile(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined): Compiled {
+/** graphql-jit's compiled query, or undefined where it cannot compile (graphql-js runs it, and answers as it would anyway). */
+function compile(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string,
+): CompiledQuery | undefined {
   try {
     const result = compileQuery(schema, document, operationName);
-    return isCompiledQuery(result) ? result : INTERPRETED;
+    return isCompiledQuery(result) ? result : undefined;
   } catch {
-    // graphql-js runs it, and answers as it would have anyway.
-    return INTERPRETED;
+    return undefined;
   }
 }
 
 export function useCompiledExecution(): Plugin {
-  // Held as long as the document is: yoga's parse cache keeps one per distinct query text (an LRU
-  // of 1024, an hour at most), so compiled operations are bounded by it.
-  const cache = new WeakMap<DocumentNode, Map<string | undefined, Compiled>>();
-
-  function compiledFor(args: ExecutionArgs): Compiled {
-    const operationName = args.operationName ?? undefined;
-    let byName = cache.get(args.document);
-    if (!byName) {
-      byName = new Map();
-      cache.set(args.document, byName);
-    }
-    let compiled = byName.get(operationName);
-    if (compiled === undefined) {
-      const isQuery = getOperationAST(args.document, operationName)?.operation === 'query';
-      compiled =
-        isQuery && !isIncremental(args.document)
-          ? compile(args.schema, args.document, operationName)
-          : INTERPRETED;
-      byName.set(operationName, compiled);
-    }
-    return compiled;
-  }
-
+  const operations = new CompiledOperations(compile);
   return {
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn((args) => {
-        const compiled = compiledFor(args);
-        if (compiled === INTERPRETED) return executeFn(args);
+        const compiled = operations.for(args.schema, args.document, args.operationName ?? undefined);
+        if (compiled === undefined) return executeFn(args);
         const result = compiled.query(args.rootValue, args.contextValue, args.variableValues);
         // No data: the variables did not fit, and nothing ran. The interpreter answers that request
         // error as yoga does (HTTP 400), at no cost.

@@ -11,6 +11,7 @@ import { type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { toGraphQLError } from '../execution/graphql-errors';
 import { ArgumentRefusal, type Plan } from './demand/plan';
 import { planOf } from './demand/plans';
+import { coerceVariables, VariableRefusal } from './demand/variables';
 
 /** The onExecuteDone hook yoga hands an operation's plugins. */
 type ExecuteDone = NonNullable<
@@ -59,13 +60,17 @@ async function budgetWait(budget: DemandBudget, digest: string, plan: Plan): Pro
   return Math.max(...waits);
 }
 
+type Refusal = GatewayError | ArgumentRefusal | VariableRefusal;
+
 interface Judgement {
   readonly plan: Plan;
-  readonly refusal?: GatewayError | ArgumentRefusal;
+  readonly refusal?: Refusal;
 }
 
+const NO_PLAN: Plan = { calls: 0, writes: 0, objects: 0 };
+
 /**
- * The plan of `args`, or the refusal it earns: a list argument out of range, too expensive, or no
+ * The plan of `args`, or the refusal it earns: variables graphql-js refuses, a list argument out of range, too expensive, or no
  * budget. Synchronous unless the budget must be asked (UPSTREAM_RATE_LIMIT_PER_MIN on): an
  * operation admitted without waiting runs in the same tick, with no promise of its own.
  */
@@ -74,13 +79,11 @@ function judge(
   limits: DemandLimits,
   budget: DemandBudget | undefined,
 ): Judgement | Promise<Judgement> {
-  const plan = planOf({
-    schema: args.schema as GraphQLSchema,
-    document: args.document,
-    operationName: args.operationName,
-    variables: args.variableValues,
-  });
-  if (plan instanceof ArgumentRefusal) return { plan: { calls: 0, writes: 0, objects: 0 }, refusal: plan };
+  const schema = args.schema as GraphQLSchema;
+  const variables = coerceVariables(schema, args.document, args.operationName, args.variableValues);
+  if (variables instanceof VariableRefusal) return { plan: NO_PLAN, refusal: variables };
+  const plan = planOf({ schema, document: args.document, operationName: args.operationName, variables });
+  if (plan instanceof ArgumentRefusal) return { plan: NO_PLAN, refusal: plan };
   const refusal = tooExpensive(plan, limits);
   if (refusal) return { plan, refusal };
   const ctx = args.contextValue as Context;
@@ -105,7 +108,10 @@ const withCalls = (result: ExecutionResult, calls: { predicted: number; made: nu
 });
 
 /** The refused operation's answer: the error, with the prediction it was judged on. */
-function refused(refusal: GatewayError | ArgumentRefusal, plan: Plan, limits: DemandLimits): ExecutionResult {
+function refused(refusal: Refusal, plan: Plan, limits: DemandLimits): ExecutionResult {
+  // Variables that do not fit: a request error, as graphql-js words it (no data at all).
+  if (refusal instanceof VariableRefusal)
+    return withCalls({ errors: [...refusal.errors] }, { predicted: 0, made: 0 });
   // An argument out of range: the field's error, as execution would give it (no data at all).
   if (refusal instanceof ArgumentRefusal) {
     const error = toGraphQLError(refusal.error, new GraphQLError(refusal.message, { path: refusal.path }));

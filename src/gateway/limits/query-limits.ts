@@ -1,5 +1,6 @@
-// How one operation may be written: document size in tokens, selection depth, aliases and
-// directives, checked at parse and validation time before anything runs. What it may cost (upstream
+// How one operation may be written: document size in tokens, its expanded size (expanded-size.ts,
+// measured before any other validation rule), selection depth, aliases and directives, checked at
+// parse and validation time before anything runs. What it may cost (upstream
 // calls, answer size) is judged after validation, with its variables: ./demand-control.ts, planned by ./demand/.
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
@@ -12,6 +13,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { LimitsConfig } from '../../config';
+import { expandedSize } from './expanded-size';
 
 /** graphql-armor says "Syntax Error: …"; clients get the limit as the validation error it is. */
 function report(context: ValidationContext | null, error: GraphQLError): void {
@@ -36,14 +38,23 @@ function limitRules(config: LimitsConfig): ValidationRule[] {
   return rules as ValidationRule[];
 }
 
-/** Parse with graphql-js's own token cap, then validate with the limit rules. */
+const tooLarge = (size: number, most: number): GraphQLError =>
+  new GraphQLError(
+    `This operation expands to ${size > 1e9 ? 'over a billion' : size} fields through its fragments and abstract types; at most ${most} are allowed (MAX_EXPANDED_FIELDS). Spread fragments on the concrete types you need, or split the operation.`,
+    { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', expandedFields: { limit: most } } },
+  );
+
+/** Parse with graphql-js's own token cap, measure the expanded size, then validate with the limit rules. */
 export function useQueryLimits(config: LimitsConfig): Plugin {
   const rules = limitRules(config);
   return {
     onParse({ parseFn, setParseFn }) {
       setParseFn((source, options) => parseFn(source, { ...options, maxTokens: config.maxTokens }));
     },
-    onValidate({ addValidationRule }) {
+    onValidate({ params, addValidationRule, setResult }) {
+      // Before every rule: a document whose expansion is too large is not walked by any of them.
+      const size = expandedSize(params.schema, params.documentAST);
+      if (size > config.maxExpandedFields) return setResult([tooLarge(size, config.maxExpandedFields)]);
       for (const rule of rules) addValidationRule(rule);
     },
   };

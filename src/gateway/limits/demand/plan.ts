@@ -14,7 +14,6 @@ import {
   getArgumentValues,
   getNamedType,
   getOperationAST,
-  getVariableValues,
   isAbstractType,
   isListType,
   isNonNullType,
@@ -251,7 +250,7 @@ class Planner {
   }
 }
 
-/** What a plan is made for: the operation `operationName` of `document`, with the client's `variables`. */
+/** What a plan is made for: the operation `operationName` of `document`, with its coerced `variables` (variables.ts). */
 export interface PlanRequest {
   readonly schema: GraphQLSchema;
   readonly document: DocumentNode;
@@ -260,22 +259,20 @@ export interface PlanRequest {
 }
 
 /**
- * The plan of the operation, or NOTHING when the variables do not fit (execution then refuses the
- * request without a call). Throws an ArgumentRefusal for a list argument outside its documented range.
+ * The plan of the operation (NOTHING when the document has no such operation: nothing runs). Throws
+ * an ArgumentRefusal for a list argument outside its documented range.
  */
 export function planOperation({ schema, document, operationName, variables }: PlanRequest): Plan {
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return NOTHING;
-  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
-  if (coerced.errors) return NOTHING;
   const fragments = new Map(
     document.definitions.flatMap((d) =>
       d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [],
     ),
   );
   const lookups = operation.operation === 'query' ? new RootLookups() : undefined;
-  const planner = new Planner({ schema, fragments, variables: coerced.coerced }, lookups);
+  const planner = new Planner({ schema, fragments, variables: variables ?? {} }, lookups);
   const plan = planner.object(root, [operation.selectionSet], { n: 1, groups: 1 });
   // The root object is no object of the answer.
   return { ...plan, calls: plan.calls + (lookups?.calls() ?? 0), objects: plan.objects - 1 };
