@@ -26,7 +26,7 @@ const aliases = (n: number) =>
 /** Refused alone; the skipped field with a negative list size must not lower the count. */
 const BYPASS = `{ ${aliases(14)} z: tunnels(first: -100000000) @skip(if: true) { nodes { endpoint { node { id } } } } }`;
 
-describe('admission on upstream calls (defaults: 10 calls, 2,000 objects)', () => {
+describe('admission on upstream calls (defaults: 25 calls, 2,000 objects)', () => {
   let stack: Stack;
   let cursor: string;
   beforeAll(async () => {
@@ -66,7 +66,9 @@ describe('admission on upstream calls (defaults: 10 calls, 2,000 objects)', () =
       expect(body.errors?.map((e) => e.extensions?.code)).toEqual(['OPERATION_TOO_EXPENSIVE']);
       // 14 pages, and for each a tunnels list and a GET for each of its 100 references.
       expect(upstreamCalls).toEqual({ predicted: 14 * 102, made: 0 });
-      expect(body.errors?.[0]?.extensions?.upstreamCalls).toEqual({ predicted: 14 * 102, limit: 10 });
+      expect(body.errors?.[0]?.extensions?.upstreamCalls).toEqual({ predicted: 14 * 102, limit: 25 });
+      // No page lowered alone makes it fit: the refusal names none.
+      expect(body.errors?.[0]?.extensions?.fitsWith).toBeUndefined();
     }
     expect(stack.sandbox.calls()).toBe(0);
   });
@@ -98,11 +100,16 @@ describe('admission on upstream calls (defaults: 10 calls, 2,000 objects)', () =
     });
     expect(body.errors?.[0]?.extensions?.code).toBe('OPERATION_TOO_EXPENSIVE');
     expect(upstreamCalls).toEqual({ predicted: 100, made: 0 });
-    // Ten tunnel ids, and one endpoint batch: eleven would be too many, ten is not.
-    const ten = await stack.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ids.slice(0, 10) });
-    expect(ten.body.errors).toBeUndefined();
-    expect(ten.upstreamCalls).toEqual({ predicted: 10, made: 10 });
-    expect(stack.sandbox.calls()).toBe(10);
+    // One GET per tunnel id: twenty-six would be too many, twenty-five is not.
+    const many = (n: number) =>
+      stack.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: ids.slice(0, n) });
+    const over = await many(26);
+    expect(over.body.errors?.[0]?.extensions?.code).toBe('OPERATION_TOO_EXPENSIVE');
+    expect(over.upstreamCalls).toEqual({ predicted: 26, made: 0 });
+    const fits = await many(25);
+    expect(fits.body.errors).toBeUndefined();
+    expect(fits.upstreamCalls).toEqual({ predicted: 25, made: 25 });
+    expect(stack.sandbox.calls()).toBe(25);
   });
 
   it('over graphql-ws: the same admission, the same figures, and a log line per operation', async () => {

@@ -9,7 +9,8 @@ import type { Context } from '../../context';
 import { GatewayError } from '../../errors';
 import { type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { toGraphQLError } from '../execution/graphql-errors';
-import { ArgumentRefusal, type Plan } from './demand/plan';
+import { type FittingFirst, fittingFirst } from './demand/fitting-first';
+import { ArgumentRefusal, type Plan, type PlanRequest } from './demand/plan';
 import { planOf } from './demand/plans';
 import { coerceVariables, VariableRefusal } from './demand/variables';
 
@@ -19,6 +20,8 @@ type ExecuteDone = NonNullable<
 >;
 
 const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
+/** A too-expensive refusal's page to lower: `{ path, first }` (the largest `first` that fits). */
+const FITS_EXTENSION = 'fitsWith';
 
 export interface DemandLimits {
   /** MAX_UPSTREAM_CALLS_PER_OPERATION */
@@ -33,21 +36,25 @@ export interface DemandBudget {
   readonly limitPerMin: number;
 }
 
-const tooExpensive = (plan: Plan, limits: DemandLimits): GatewayError | undefined => {
-  if (plan.calls > limits.maxUpstreamCalls)
-    return new GatewayError(
-      'OPERATION_TOO_EXPENSIVE',
-      `This operation would make up to ${plan.calls} upstream calls; at most ${limits.maxUpstreamCalls} are allowed. Ask for fewer items or joins, or split it.`,
-      { httpStatus: 400 },
-    );
-  if (plan.objects > limits.maxResponseObjects)
-    return new GatewayError(
-      'OPERATION_TOO_EXPENSIVE',
-      `This operation's answer could hold ${plan.objects} objects; at most ${limits.maxResponseObjects} are allowed. Ask for fewer items or joins.`,
-      { httpStatus: 400 },
-    );
-  return undefined;
-};
+/** How the refusal ends: the largest `first` of a page at which the operation would fit, if one does. */
+const advice = (fits: FittingFirst | undefined, otherwise: string): string =>
+  fits
+    ? `It would fit with first: ${fits.first} at ${fits.path.join('.')}; or ${otherwise}`
+    : `${otherwise[0]?.toUpperCase()}${otherwise.slice(1)}`;
+
+/** The refusal of a plan over one of the limits (calls first). */
+const tooExpensive = (plan: Plan, limits: DemandLimits, fits: FittingFirst | undefined): GatewayError =>
+  plan.calls > limits.maxUpstreamCalls
+    ? new GatewayError(
+        'OPERATION_TOO_EXPENSIVE',
+        `This operation would make up to ${plan.calls} upstream calls; at most ${limits.maxUpstreamCalls} are allowed. ${advice(fits, 'ask for fewer items or joins, or split it.')}`,
+        { httpStatus: 400 },
+      )
+    : new GatewayError(
+        'OPERATION_TOO_EXPENSIVE',
+        `This operation's answer could hold ${plan.objects} objects; at most ${limits.maxResponseObjects} are allowed. ${advice(fits, 'ask for fewer items or joins.')}`,
+        { httpStatus: 400 },
+      );
 
 /** Milliseconds until the credential's budget has room for the plan's calls (0: now). */
 async function budgetWait(budget: DemandBudget, digest: string, plan: Plan): Promise<number> {
@@ -65,6 +72,8 @@ type Refusal = GatewayError | ArgumentRefusal | VariableRefusal;
 interface Judgement {
   readonly plan: Plan;
   readonly refusal?: Refusal;
+  /** Of a refusal as too expensive: the page to lower, and to what. */
+  readonly fits?: FittingFirst;
 }
 
 const NO_PLAN: Plan = { calls: 0, writes: 0, objects: 0 };
@@ -82,10 +91,21 @@ function judge(
   const schema = args.schema as GraphQLSchema;
   const variables = coerceVariables(schema, args.document, args.operationName, args.variableValues);
   if (variables instanceof VariableRefusal) return { plan: NO_PLAN, refusal: variables };
-  const plan = planOf({ schema, document: args.document, operationName: args.operationName, variables });
+  const request: PlanRequest = {
+    schema,
+    document: args.document,
+    operationName: args.operationName,
+    variables,
+  };
+  const plan = planOf(request);
   if (plan instanceof ArgumentRefusal) return { plan: NO_PLAN, refusal: plan };
-  const refusal = tooExpensive(plan, limits);
-  if (refusal) return { plan, refusal };
+  if (plan.calls > limits.maxUpstreamCalls || plan.objects > limits.maxResponseObjects) {
+    const fits = fittingFirst(request, {
+      calls: limits.maxUpstreamCalls,
+      objects: limits.maxResponseObjects,
+    });
+    return { plan, refusal: tooExpensive(plan, limits, fits), ...(fits ? { fits } : {}) };
+  }
   const ctx = args.contextValue as Context;
   if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated) return { plan };
   return budgetWait(budget, ctx.client.key.digest, plan).then((waitMs) => {
@@ -108,7 +128,7 @@ const withCalls = (result: ExecutionResult, calls: { predicted: number; made: nu
 });
 
 /** The refused operation's answer: the error, with the prediction it was judged on. */
-function refused(refusal: Refusal, plan: Plan, limits: DemandLimits): ExecutionResult {
+function refused(refusal: Refusal, plan: Plan, limits: DemandLimits, fits?: FittingFirst): ExecutionResult {
   // Variables that do not fit: a request error, as graphql-js words it (no data at all).
   if (refusal instanceof VariableRefusal)
     return withCalls({ errors: [...refusal.errors] }, { predicted: 0, made: 0 });
@@ -121,6 +141,7 @@ function refused(refusal: Refusal, plan: Plan, limits: DemandLimits): ExecutionR
   Object.assign(error.extensions, {
     [UPSTREAM_CALLS_EXTENSION]: { predicted: plan.calls, limit: limits.maxUpstreamCalls },
     responseObjects: { predicted: plan.objects, limit: limits.maxResponseObjects },
+    ...(fits ? { [FITS_EXTENSION]: { path: fits.path, first: fits.first } } : {}),
   });
   return withCalls({ errors: [error] }, { predicted: plan.calls, made: 0 });
 }
@@ -134,11 +155,11 @@ export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): P
     stop: (result: ExecutionResult) => void,
   ): OperationCalls | undefined | Promise<OperationCalls | undefined> => {
     const scope = (args.contextValue as Context).upstreamScope;
-    const settle = ({ plan, refusal }: Judgement): OperationCalls | undefined => {
+    const settle = ({ plan, refusal, fits }: Judgement): OperationCalls | undefined => {
       const calls = scope.operation;
       if (calls) calls.predicted = plan.calls;
       if (scope.tally) scope.tally.predicted += plan.calls;
-      if (refusal) stop(refused(refusal, plan, limits));
+      if (refusal) stop(refused(refusal, plan, limits, fits));
       return refusal ? undefined : calls;
     };
     const judged = judge(args, limits, budget);
