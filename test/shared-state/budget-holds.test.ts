@@ -148,8 +148,14 @@ describe.runIf(redisTestsRun)('holds in Redis, shared by replicas', () => {
     expect(scores.map((score) => score === null)).toEqual([true, true, false]);
     await a.release(r);
     expect(await admin.zcard(keys.budget(DIGEST))).toBe(2);
-    expect(await fits(b, 16)).toBe(true);
-    expect(await fits(b, 17)).toBe(false);
+    // A reservation whose calls took every hold leaves nothing to drop: its calls stay.
+    const exact = await reserved(b, 2);
+    await a.take(DIGEST, 'read', nextHold(exact));
+    await b.take(DIGEST, 'read', nextHold(exact));
+    await b.release(exact);
+    expect(await admin.zcard(keys.budget(DIGEST))).toBe(4);
+    expect(await fits(b, 14)).toBe(true);
+    expect(await fits(b, 15)).toBe(false);
   });
 
   it("a dead replica's holds leave with the window; a call past its expired holds claims a slot", async () => {

@@ -172,7 +172,9 @@ export class RedisRateBudget implements RateBudget, WindowRecorder {
   }
 
   async release(reservation: Reservation): Promise<void> {
-    if (reservation.held === 0) return;
+    // Every hold handed to a call (a prediction made exact): no round trip. A call that fell back to
+    // this process during an outage leaves its hold here until the window ends it.
+    if (reservation.used >= reservation.held) return;
     const holds = Array.from({ length: reservation.held }, (_, i) => `${reservation.id}:${i + 1}`);
     // Removing a hold a call already took, or one that left the window, removes nothing.
     await this.client.zrem(this.keys.budget(reservation.digest), ...holds);
