@@ -21,6 +21,7 @@ import {
 } from './gateway/graphiql';
 import type { Gateway } from './gateway/instance';
 import {
+  useBudgetHolds,
   useDemandControl,
   useOperationDeadline,
   useQueryLimits,
@@ -187,6 +188,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       useQueryLimits(config.limits),
       // After validation, before anything runs: the upstream calls predicted, admitted or refused.
       useDemandControl(config.limits, { store: shared.budget, limitPerMin: config.upstream.rateLimitPerMin }),
+      // Right after admission: the calls it held and did not make are dropped when the operation ends.
+      useBudgetHolds(shared.budget),
       // @defer and @stream over multipart HTTP, SSE and graphql-ws; such operations run interpreted.
       useDeferStream(),
       useIncrementalErrorMasking(maskError),

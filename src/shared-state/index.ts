@@ -5,8 +5,10 @@ export {
   /** @internal test seam */ type BudgetDecision,
   type ClaimKind,
   /** @internal test seam */ ceilingsOf,
+  nextHold,
   pollShareOf,
   type RateBudget,
+  type Reservation,
   retryAfterFromMs,
 } from './budget/rate-budget';
 export { /** @internal test seam */ UnlimitedRateBudget } from './budget/unlimited-rate-budget';

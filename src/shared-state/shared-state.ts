@@ -92,7 +92,7 @@ export function createSharedState(config: SharedStateConfig, logger?: Logger): S
       ? pollOnlyBudget(config)
       : withFallback<RateBudget, RedisRateBudget>(
           redis,
-          { take: true, pollWait: true, waitFor: true },
+          { take: true, pollWait: true, waitFor: true, reserve: true, release: true },
           new RedisRateBudget(client, keys, budgetOptions),
           memoryBudget(config, config.redis.fallbackReplicas),
         );

@@ -159,6 +159,7 @@ export class UpstreamTransport {
       tally: scope.tally,
       operation: scope.operation,
       trace: scope.trace,
+      reservation: scope.reservation,
       shape,
     };
     return this.handle(call).catch(unwrap);

@@ -93,6 +93,8 @@ function scriptedBudget(refusals: number, retryInMs: number): RateBudget & { kin
     // The transport's stages never ask it.
     pollWait: async () => 0,
     waitFor: async () => 0,
+    reserve: async (digest) => ({ granted: true, reservation: { id: 'r', digest, held: 0, used: 0 } }),
+    release: async () => undefined,
   };
 }
 

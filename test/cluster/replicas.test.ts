@@ -120,13 +120,15 @@ describe.runIf(redisTestsRun)('three replicas sharing Redis', () => {
     expect(kinds.filter((k) => k === 'data')).toHaveLength(READ_SHARE);
     expect(kinds.filter((k) => k === 'budget')).toHaveLength(ids.length - READ_SHARE);
     expect(sandbox.calls(undefined, KEYS.burst)).toBe(READ_SHARE);
-    // Each answer that reached the upstream says how many reads were left; together they count down
-    // (refusals say 0).
+    // Each answer that reached the upstream says how many reads were left when it made its call, the
+    // holds of the burst's operations still running counted as used: never more than the share less
+    // its own call, and the last one admitted (its call made when all the share was held) says 0.
     const remaining = results
       .filter((r) => r.body.errors === undefined)
-      .map((r) => (r.body.extensions?.upstreamBudget as { remaining: number } | undefined)?.remaining)
-      .filter((n) => n !== undefined);
-    expect([...remaining].sort((a, b) => a - b)).toEqual(Array.from({ length: READ_SHARE }, (_, i) => i));
+      .map((r) => (r.body.extensions?.upstreamBudget as { remaining: number } | undefined)?.remaining);
+    expect(remaining).toHaveLength(READ_SHARE);
+    expect(remaining.every((n) => n !== undefined && n >= 0 && n < READ_SHARE)).toBe(true);
+    expect(remaining).toContain(0);
     // The calls kept for writes are there on any replica.
     const write = await gql(1, KEYS.burst, REPLACE, { backendId: backendB });
     expect(write.body.errors).toBeUndefined();

@@ -31,6 +31,8 @@ describe('an attempt that waited for the upstream budget', () => {
       },
       pollWait: async () => 0,
       waitFor: async () => 0,
+      reserve: async (digest) => ({ granted: true, reservation: { id: 'r', digest, held: 0, used: 0 } }),
+      release: async () => undefined,
     };
     const transport = new UpstreamTransport({
       ...transportOptions(defaultConfig(), sandbox.url),

@@ -2,12 +2,14 @@
 // (./demand/plan.ts) after validation and before it runs, and refused without an upstream call when it is
 // predicted to make more calls than MAX_UPSTREAM_CALLS_PER_OPERATION, to answer with more objects
 // than MAX_RESPONSE_OBJECTS, or to need more calls than its credential's budget has left right now.
+// A query or mutation admitted holds its predicted calls in the budget until it ends (budget-holds.ts
+// drops what it did not use), so operations arriving together are judged against each other's.
 // Each answer then says what was predicted and what was made: extensions.upstreamCalls.
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
 import { GatewayError } from '../../errors';
-import { type RateBudget, retryAfterFromMs } from '../../shared-state';
+import { type RateBudget, type Reservation, retryAfterFromMs } from '../../shared-state';
 import { toGraphQLError } from '../execution/graphql-errors';
 import { type FittingFirst, fittingFirst } from './demand/fitting-first';
 import { ArgumentRefusal, type Plan, type PlanRequest } from './demand/plan';
@@ -67,6 +69,12 @@ async function budgetWait(budget: DemandBudget, digest: string, plan: Plan): Pro
   return Math.max(...waits);
 }
 
+/** Holds on the plan's calls in the credential's budget, or the milliseconds until they would fit. */
+async function budgetHold(budget: DemandBudget, digest: string, plan: Plan): Promise<Reservation | number> {
+  const decision = await budget.store.reserve(digest, { calls: plan.calls, writes: plan.writes });
+  return decision.granted ? decision.reservation : decision.retryInMs;
+}
+
 type Refusal = GatewayError | ArgumentRefusal | VariableRefusal;
 
 interface Judgement {
@@ -74,6 +82,8 @@ interface Judgement {
   readonly refusal?: Refusal;
   /** Of a refusal as too expensive: the page to lower, and to what. */
   readonly fits?: FittingFirst;
+  /** The holds of an admitted operation that `hold`s (see judge). */
+  readonly reservation?: Reservation;
 }
 
 const NO_PLAN: Plan = { calls: 0, writes: 0, objects: 0 };
@@ -81,12 +91,15 @@ const NO_PLAN: Plan = { calls: 0, writes: 0, objects: 0 };
 /**
  * The plan of `args`, or the refusal it earns: variables graphql-js refuses, a list argument out of range, too expensive, or no
  * budget. Synchronous unless the budget must be asked (UPSTREAM_RATE_LIMIT_PER_MIN on): an
- * operation admitted without waiting runs in the same tick, with no promise of its own.
+ * operation admitted without waiting runs in the same tick, with no promise of its own. With
+ * `hold` (queries and mutations), admission reserves the plan's calls in the same step as it
+ * judges them; without it (subscriptions) the budget is only asked.
  */
 function judge(
   args: ExecutionArgs,
   limits: DemandLimits,
   budget: DemandBudget | undefined,
+  hold: boolean,
 ): Judgement | Promise<Judgement> {
   const schema = args.schema as GraphQLSchema;
   const variables = coerceVariables(schema, args.document, args.operationName, args.variableValues);
@@ -108,9 +121,12 @@ function judge(
   }
   const ctx = args.contextValue as Context;
   if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated) return { plan };
-  return budgetWait(budget, ctx.client.key.digest, plan).then((waitMs) => {
-    if (waitMs <= 0) return { plan };
-    const retryAfter = retryAfterFromMs(waitMs);
+  const digest = ctx.client.key.digest;
+  const asked = hold ? budgetHold(budget, digest, plan) : budgetWait(budget, digest, plan);
+  return asked.then((answer) => {
+    if (typeof answer !== 'number') return { plan, reservation: answer };
+    if (answer <= 0) return { plan };
+    const retryAfter = retryAfterFromMs(answer);
     return {
       plan,
       refusal: new GatewayError(
@@ -153,16 +169,18 @@ export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): P
   const admit = (
     args: ExecutionArgs,
     stop: (result: ExecutionResult) => void,
+    hold: boolean,
   ): OperationCalls | undefined | Promise<OperationCalls | undefined> => {
     const scope = (args.contextValue as Context).upstreamScope;
-    const settle = ({ plan, refusal, fits }: Judgement): OperationCalls | undefined => {
+    const settle = ({ plan, refusal, fits, reservation }: Judgement): OperationCalls | undefined => {
+      if (reservation) scope.reservation = reservation;
       const calls = scope.operation;
       if (calls) calls.predicted = plan.calls;
       if (scope.tally) scope.tally.predicted += plan.calls;
       if (refusal) stop(refused(refusal, plan, limits, fits));
       return refusal ? undefined : calls;
     };
-    const judged = judge(args, limits, budget);
+    const judged = judge(args, limits, budget, hold);
     return judged instanceof Promise ? judged.then(settle) : settle(judged);
   };
   // One hook for every admitted operation (it reads the operation's own context): no closure each.
@@ -176,11 +194,11 @@ export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): P
   const afterAdmission = (calls: OperationCalls | undefined) => (calls ? reportCalls : undefined);
   return {
     onExecute({ args, setResultAndStopExecution }) {
-      const admitted = admit(args, setResultAndStopExecution);
+      const admitted = admit(args, setResultAndStopExecution, true);
       return admitted instanceof Promise ? admitted.then(afterAdmission) : afterAdmission(admitted);
     },
     onSubscribe({ args, setResultAndStopExecution }) {
-      const admitted = admit(args, setResultAndStopExecution);
+      const admitted = admit(args, setResultAndStopExecution, false);
       return admitted instanceof Promise ? admitted.then(() => undefined) : undefined;
     },
   };

@@ -1,6 +1,7 @@
 // The budget in this process (rules in rate-budget.ts): exact for one replica, and what a replica
 // counts with while Redis is down, with its share of the limit; what it granted then is handed
-// over to Redis when Redis is back, so the cluster's windows count it.
+// over to Redis when Redis is back, so the cluster's windows count it. A reservation's holds are
+// entries of the window stamped when reserved, so every rule counts them as calls.
 import { LRUCache } from 'lru-cache';
 import {
   type BudgetDecision,
@@ -9,9 +10,14 @@ import {
   type ClientKind,
   ceilingsOf,
   clientCallsWithin,
+  type Demand,
+  type Hold,
+  holdsOf,
   pollCallsWithin,
   type RateBudget,
   type RateBudgetOptions,
+  type Reservation,
+  type ReserveDecision,
   WINDOW_MS,
 } from './rate-budget';
 import { dropBefore, waitUntil, whenFree, whenFreeFor } from './rolling-window';
@@ -20,6 +26,23 @@ import { dropBefore, waitUntil, whenFree, whenFreeFor } from './rolling-window';
 export interface WindowCalls {
   readonly calls: number[];
   readonly polls: number[];
+}
+
+/** A reservation's holds still unused: `left` entries of `calls` equal to `at`. */
+interface Held {
+  readonly at: number;
+  left: number;
+}
+
+/** The window as kept here: its `calls` hold the reservations' holds too. */
+interface Window extends WindowCalls {
+  readonly holds: Map<string, Held>;
+}
+
+/** Takes `count` entries equal to `at` out of `times` (sorted, so they sit together). */
+function removeAt(times: number[], at: number, count: number): void {
+  const first = times.indexOf(at);
+  if (first >= 0 && count > 0) times.splice(first, count);
 }
 
 /** Where windows counted here go when Redis is back (RedisRateBudget). */
@@ -50,12 +73,25 @@ function decide(w: WindowCalls, kind: ClaimKind, c: Ceilings, now: number, windo
   };
 }
 
+/** Turns one unused hold of reservation `id` into a call made now; false when none is left. */
+function takeHold(w: Window, id: string, now: number): boolean {
+  const held = w.holds.get(id);
+  if (held === undefined) return false;
+  held.left -= 1;
+  if (held.left === 0) w.holds.delete(id);
+  removeAt(w.calls, held.at, 1);
+  w.calls.push(now);
+  return true;
+}
+
 export class MemoryRateBudget implements RateBudget {
   private readonly ceilings: Ceilings;
   private readonly windowMs: number;
   private readonly now: () => number;
   /** A window lives `windowMs` after its last call, when it is empty by definition. */
-  private readonly windows: LRUCache<string, WindowCalls>;
+  private readonly windows: LRUCache<string, Window>;
+  /** Names this process's reservations (the Redis side names its own otherwise). */
+  private sequence = 0;
 
   constructor(options: MemoryRateBudgetOptions) {
     this.ceilings = ceilingsOf(options.limitPerMin, options.pollBudgetPerMin);
@@ -70,12 +106,43 @@ export class MemoryRateBudget implements RateBudget {
     return this.windows.size;
   }
 
-  async take(digest: string, kind: ClaimKind): Promise<BudgetDecision> {
+  async take(digest: string, kind: ClaimKind, hold?: Hold): Promise<BudgetDecision> {
     const now = this.now();
     const w = this.current(digest, now);
+    if (hold !== undefined && takeHold(w, hold.id, now)) {
+      this.windows.set(digest, w);
+      return { granted: true, remaining: Math.max(0, this.ceilings[kind] - w.calls.length), at: now };
+    }
     const decision = decide(w, kind, this.ceilings, now, this.windowMs);
     if (decision.granted) this.windows.set(digest, w);
     return decision;
+  }
+
+  async reserve(digest: string, demand: Demand): Promise<ReserveDecision> {
+    const now = this.now();
+    const w = this.current(digest, now);
+    const { holds, allCap, readCap } = holdsOf(demand, this.ceilings);
+    const at = Math.max(
+      whenFree(w.calls, allCap, now, this.windowMs),
+      whenFree(w.calls, readCap, now, this.windowMs),
+    );
+    if (at > now) return { granted: false, retryInMs: waitUntil(at, now) };
+    this.sequence += 1;
+    const reservation: Reservation = { id: `m${this.sequence}`, digest, held: holds, used: 0 };
+    if (holds > 0) {
+      for (let i = 0; i < holds; i += 1) w.calls.push(now);
+      w.holds.set(reservation.id, { at: now, left: holds });
+      this.windows.set(digest, w);
+    }
+    return { granted: true, reservation };
+  }
+
+  async release(reservation: Reservation): Promise<void> {
+    const w = this.windows.get(reservation.digest);
+    const held = w?.holds.get(reservation.id);
+    if (w === undefined || held === undefined) return;
+    w.holds.delete(reservation.id);
+    if (held.at > this.now() - this.windowMs) removeAt(w.calls, held.at, held.left);
   }
 
   async pollWait(digest: string, calls: number): Promise<number> {
@@ -102,9 +169,11 @@ export class MemoryRateBudget implements RateBudget {
     const edge = this.now() - this.windowMs;
     const out = new Map<string, WindowCalls>();
     for (const [digest, w] of this.windows.entries()) {
+      // Holds are no calls: Redis gets what was granted; a running operation's next calls claim there.
+      for (const held of w.holds.values()) removeAt(w.calls, held.at, held.left);
       dropBefore(w.calls, edge);
       dropBefore(w.polls, edge);
-      if (w.calls.length > 0) out.set(digest, w);
+      if (w.calls.length > 0) out.set(digest, { calls: w.calls, polls: w.polls });
     }
     this.windows.clear();
     return out;
@@ -116,10 +185,13 @@ export class MemoryRateBudget implements RateBudget {
   }
 
   /** The credential's window, cleared of the calls that left it. */
-  private current(digest: string, now: number): WindowCalls {
-    const w = this.windows.get(digest) ?? { calls: [], polls: [] };
-    dropBefore(w.calls, now - this.windowMs);
-    dropBefore(w.polls, now - this.windowMs);
+  private current(digest: string, now: number): Window {
+    const w = this.windows.get(digest) ?? { calls: [], polls: [], holds: new Map() };
+    const edge = now - this.windowMs;
+    dropBefore(w.calls, edge);
+    dropBefore(w.polls, edge);
+    // Holds that left the window with their entries: a reservation nobody released.
+    for (const [id, held] of w.holds) if (held.at <= edge) w.holds.delete(id);
     return w;
   }
 }

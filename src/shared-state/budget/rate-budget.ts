@@ -8,6 +8,9 @@
 //     keep at least half of the budget however busy the poller is.
 // A refusal says in how many ms a slot frees for that kind, so a caller can wait when that fits
 // its deadline, or fail at once with RATE_LIMITED and retryAfter = retryAfterFromMs(ms).
+// An admitted operation reserves its predicted calls: holds that count in the window as calls do
+// (stamped when reserved, so a hold nobody releases leaves with the window), each call it makes
+// turning one hold into a call stamped when made; when it ends, the holds it did not use go.
 import { MINUTE_MS } from '../../time';
 
 export type ClaimKind = 'mutation' | 'read' | 'poll';
@@ -27,7 +30,18 @@ export type BudgetDecision =
     };
 
 export interface RateBudget {
-  take(digest: string, kind: ClaimKind): Promise<BudgetDecision>;
+  /**
+   * Claims one call. With `hold` (nextHold), a hold of that reservation still in the window becomes
+   * the call, whatever the ceiling (its room was judged when reserved); else a slot is claimed.
+   */
+  take(digest: string, kind: ClaimKind, hold?: Hold): Promise<BudgetDecision>;
+  /**
+   * Holds the demand's calls in the window at once when they all fit (the ceilings of waitFor:
+   * the writes' whole window for all, the reads' share for the reads), or refuses with the wait.
+   */
+  reserve(digest: string, demand: Demand): Promise<ReserveDecision>;
+  /** Drops the reservation's holds still unused (its calls stay counted); unknown ones are ignored. */
+  release(reservation: Reservation): Promise<void>;
   /**
    * Milliseconds until `calls` more claims of kind 'poll' would all be granted in the current
    * window (0: now), so the poller waits once before a walk instead of being refused midway.
@@ -44,6 +58,55 @@ export interface RateBudget {
 
 /** The claims of clients' operations (the poller's are 'poll'). */
 export type ClientKind = Exclude<ClaimKind, 'poll'>;
+
+/** What an operation is predicted to claim: `calls` in all, `writes` of them mutations. */
+export interface Demand {
+  readonly calls: number;
+  readonly writes: number;
+}
+
+/** An operation's holds in one credential's window; `used` counts the holds its calls took. */
+export interface Reservation {
+  /** Unique across replicas: names its holds (in Redis, `${id}:${index}`). */
+  readonly id: string;
+  readonly digest: string;
+  /** Holds placed (the demand, at most the ceiling). */
+  readonly held: number;
+  used: number;
+}
+
+/** One hold of a reservation, named for the call about to take it. */
+export interface Hold {
+  readonly id: string;
+  /** 1..held */
+  readonly index: number;
+}
+
+export type ReserveDecision =
+  | { readonly granted: true; readonly reservation: Reservation }
+  | { readonly granted: false; readonly retryInMs: number };
+
+/** The next hold a call of the reservation takes (none left, or none: the call claims a slot). */
+export function nextHold(reservation: Reservation | undefined): Hold | undefined {
+  if (reservation === undefined || reservation.used >= reservation.held) return undefined;
+  reservation.used += 1;
+  return { id: reservation.id, index: reservation.used };
+}
+
+/**
+ * How a demand is judged: how many holds it places, and the caps the window may hold before them
+ * for all its calls and for its reads (cap - n + 1 as whenFreeFor counts; Infinity: no cap).
+ */
+export function holdsOf(demand: Demand, c: Ceilings): { holds: number; allCap: number; readCap: number } {
+  const reads = demand.calls - demand.writes;
+  const all = demand.writes > 0 ? clientCallsWithin(demand.calls, c.mutation) : 0;
+  const read = reads > 0 ? clientCallsWithin(reads, c.read) : 0;
+  return {
+    holds: Math.max(all, read),
+    allCap: all > 0 ? c.mutation - all + 1 : Number.POSITIVE_INFINITY,
+    readCap: read > 0 ? c.read - read + 1 : Number.POSITIVE_INFINITY,
+  };
+}
 
 export interface RateBudgetOptions {
   /** UPSTREAM_RATE_LIMIT_PER_MIN: calls per window and credential; 0 turns the budget off. */

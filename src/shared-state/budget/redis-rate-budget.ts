@@ -2,7 +2,9 @@
 // calls in the rolling window (score: Redis's own clock, so replicas' clocks never disagree) and one
 // of the poller's calls. One Lua script trims, counts and claims atomically: N replicas bursting
 // together never put more than the limit in any window. A second, read-only script answers how
-// long the poller must wait before a walk, from the same keys.
+// long the poller must wait before a walk, from the same keys. A reservation's holds are members
+// of the calls' set (`<id>:<index>`, scored when reserved): counted like calls, gone with the
+// window if the replica that placed them dies, each swapped for a call by TAKE in the same step.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { KeyNames } from '../redis/keys';
@@ -15,20 +17,31 @@ import {
   type ClientKind,
   ceilingsOf,
   clientCallsWithin,
+  type Demand,
+  type Hold,
+  holdsOf,
   pollCallsWithin,
   type RateBudget,
   type RateBudgetOptions,
+  type Reservation,
+  type ReserveDecision,
   WINDOW_MS,
 } from './rate-budget';
 
 // KEYS: every call, the poller's calls. ARGV: window ms, ceiling, the poller's cap (-1: not a poll),
-// a suffix that makes the member unique. Returns {1, remaining, now} or {0, ms until a slot, now}.
+// a suffix that makes the member unique, the hold this call takes ('' none). Returns {1, remaining,
+// now} or {0, ms until a slot, now}. A hold still in the window becomes the call, with no ceiling.
 const TAKE = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
+if ARGV[5] ~= '' and redis.call('ZREM', KEYS[1], ARGV[5]) == 1 then
+  redis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], window)
+  return {1, math.max(0, tonumber(ARGV[2]) - redis.call('ZCARD', KEYS[1])), now}
+end
 local function freeAt(key, cap)
   local n = redis.call('ZCARD', key)
   if n < cap then return now, n end
@@ -78,6 +91,29 @@ local at = math.max(freeAt(KEYS[1], tonumber(ARGV[2])), freeAt(KEYS[2], tonumber
 return {at - now, now}
 `);
 
+// KEYS: every call. ARGV: window ms, the cap before the demand for all its calls and for its reads
+// (as WAIT's), the holds to place, the reservation's id. Returns {1, holds placed, now} or {0, ms
+// until both caps have room, now}.
+const RESERVE = redisScript(`
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+local function freeAt(cap)
+  if n < cap then return now end
+  if cap <= 0 then return now + window end
+  local oldest = redis.call('ZRANGE', KEYS[1], n - cap, n - cap, 'WITHSCORES')
+  return tonumber(oldest[2]) + window
+end
+local at = math.max(freeAt(tonumber(ARGV[2])), freeAt(tonumber(ARGV[3])))
+if at > now then return {0, at - now, now} end
+local holds = tonumber(ARGV[4])
+for i = 1, holds do redis.call('ZADD', KEYS[1], now, ARGV[5] .. ':' .. i) end
+if holds > 0 then redis.call('PEXPIRE', KEYS[1], window) end
+return {1, holds, now}
+`);
+
 /** The poller's cap of a wait for a client's calls: none. */
 const NO_CAP = 2 ** 31;
 
@@ -97,11 +133,17 @@ export class RedisRateBudget implements RateBudget, WindowRecorder {
     this.windowMs = options.windowMs ?? WINDOW_MS;
   }
 
-  async take(digest: string, kind: ClaimKind): Promise<BudgetDecision> {
+  async take(digest: string, kind: ClaimKind, hold?: Hold): Promise<BudgetDecision> {
     const reply = await TAKE(
       this.client,
       [this.keys.budget(digest), this.keys.pollBudget(digest)],
-      [this.windowMs, this.ceilings[kind], kind === 'poll' ? this.ceilings.pollOwn : -1, this.member()],
+      [
+        this.windowMs,
+        this.ceilings[kind],
+        kind === 'poll' ? this.ceilings.pollOwn : -1,
+        this.member(),
+        hold === undefined ? '' : `${hold.id}:${hold.index}`,
+      ],
     );
     const [granted, value = -1, now = 0] = integersOf(reply, 3);
     // What the script cannot return is no decision: the call falls back to per-process state.
@@ -110,6 +152,32 @@ export class RedisRateBudget implements RateBudget, WindowRecorder {
       return { granted: true, remaining: value, at: now };
     if (granted === 0 && value > 0 && value <= this.windowMs) return { granted: false, retryInMs: value };
     throw new Error('unexpected budget reply');
+  }
+
+  async reserve(digest: string, demand: Demand): Promise<ReserveDecision> {
+    const { holds, allCap, readCap } = holdsOf(demand, this.ceilings);
+    const id = `h:${this.member()}`;
+    const reply = await RESERVE(
+      this.client,
+      [this.keys.budget(digest)],
+      [this.windowMs, Math.min(allCap, NO_CAP), Math.min(readCap, NO_CAP), holds, id],
+    );
+    const [granted, value = -1, now = 0] = integersOf(reply, 3);
+    // As with take: what the script cannot return is no decision, and the call falls back.
+    if (now <= 0) throw new Error('unexpected budget reply');
+    if (granted === 1 && value === holds)
+      return { granted: true, reservation: { id, digest, held: holds, used: 0 } };
+    if (granted === 0 && value > 0 && value <= this.windowMs) return { granted: false, retryInMs: value };
+    throw new Error('unexpected budget reply');
+  }
+
+  async release(reservation: Reservation): Promise<void> {
+    // Every hold handed to a call (a prediction made exact): no round trip. A call that fell back to
+    // this process during an outage leaves its hold here until the window ends it.
+    if (reservation.used >= reservation.held) return;
+    const holds = Array.from({ length: reservation.held }, (_, i) => `${reservation.id}:${i + 1}`);
+    // Removing a hold a call already took, or one that left the window, removes nothing.
+    await this.client.zrem(this.keys.budget(reservation.digest), ...holds);
   }
 
   async pollWait(digest: string, calls: number): Promise<number> {

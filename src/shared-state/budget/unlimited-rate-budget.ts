@@ -7,8 +7,10 @@ import { LRUCache } from 'lru-cache';
 import {
   type BudgetDecision,
   type ClaimKind,
+  type Demand,
   pollCallsWithin,
   type RateBudget,
+  type ReserveDecision,
   WINDOW_MS,
 } from './rate-budget';
 import { dropBefore, waitUntil, whenFree, whenFreeFor } from './rolling-window';
@@ -57,6 +59,13 @@ export class UnlimitedRateBudget implements RateBudget {
   async waitFor(): Promise<number> {
     return 0;
   }
+
+  /** Nor held: a reservation of no holds, its calls granted as they come. */
+  async reserve(digest: string, _demand: Demand): Promise<ReserveDecision> {
+    return { granted: true, reservation: { id: 'unlimited', digest, held: 0, used: 0 } };
+  }
+
+  async release(): Promise<void> {}
 
   private current(digest: string, now: number): number[] {
     const polls = this.polls.get(digest) ?? [];

@@ -3,6 +3,7 @@
 // UpstreamTransport.scoped), not in AsyncLocalStorage, whose promise hooks would tax every promise
 // of every request. Outside an operation (the live poller, readiness) there is no deadline.
 import type { Context as TraceContext } from '@opentelemetry/api';
+import type { Reservation } from '../../shared-state';
 
 /** What one request's upstream calls did, for its log line. */
 export interface UpstreamTally {
@@ -54,6 +55,11 @@ export interface CallScope {
   readonly operation?: OperationCalls;
   /** The operation span's context, set when tracing is on (src/gateway/observability/tracing.ts): its calls' parent. */
   trace?: TraceContext;
+  /**
+   * The budget's holds on the operation's predicted calls, set when it is admitted
+   * (src/gateway/limits/demand-control.ts): its calls take them (stages/budget.ts) until it ends.
+   */
+  reservation?: Reservation;
 }
 
 /** A scope of its own for one operation: no deadline yet, counting into `tally`. */

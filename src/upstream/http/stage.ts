@@ -2,6 +2,7 @@
 // the transport is a list of stages (see transport.ts) ending in one HTTP exchange (exchange.ts).
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { GatewayError, UpstreamError } from '../../errors';
+import type { Reservation } from '../../shared-state';
 import type { OperationCalls, UpstreamTally } from './call-scope';
 import { MESSAGES } from './messages';
 import type { UpstreamRequest, UpstreamResponse } from './request';
@@ -19,6 +20,8 @@ export interface Call {
   readonly tally?: UpstreamTally;
   /** The operation's own count of the calls it started; absent outside an operation. */
   readonly operation?: OperationCalls;
+  /** The operation's holds in the budget (its attempts take them first); absent: none. */
+  readonly reservation?: Reservation;
   /**
    * Reads a 2xx answer's JSON into its domain shape as soon as it is parsed (exchange.ts), so the raw
    * JSON and its text are garbage at once rather than carried back up through every stage; absent:

@@ -4,8 +4,9 @@
 // above the slot, so a waiting call holds no slot: it waits for the next free call when that fits
 // the operation's deadline and claims again, or fails at once with RATE_LIMITED and the exact
 // retryAfter. The live poller's calls never wait: the poller backs off by retryAfter on its own.
+// An attempt of an admitted operation takes one of the holds its admission reserved, while any is left.
 import { GatewayError } from '../../errors';
-import { type ClaimKind, type RateBudget, retryAfterFromMs } from '../../shared-state';
+import { type ClaimKind, nextHold, type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
 import type { UpstreamRequest, UpstreamResponse } from '../http/request';
@@ -46,7 +47,7 @@ export const budgetStage =
   (call) => {
     const kind = kindOf(call.request);
     if (!claims(budget, kind)) return callNext(next, call);
-    return budget.store.take(call.digest, kind).then((decision) => {
+    return budget.store.take(call.digest, kind, nextHold(call.reservation)).then((decision) => {
       if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
       const remaining = Math.max(0, decision.remaining);
       events?.budget?.({
