@@ -11,13 +11,7 @@ import { type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { toGraphQLError } from '../execution/graphql-errors';
 import { ArgumentRefusal, type Plan } from './demand/plan';
 import { planOf } from './demand/plans';
-
-/** The onExecuteDone hook yoga hands an operation's plugins. */
-type ExecuteDone = NonNullable<
-  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
->;
-
-const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
+import { reportCalls, UPSTREAM_CALLS_EXTENSION, withCalls } from './upstream-calls-report';
 
 export interface DemandLimits {
   /** MAX_UPSTREAM_CALLS_PER_OPERATION */
@@ -99,11 +93,6 @@ function judge(
   });
 }
 
-const withCalls = (result: ExecutionResult, calls: { predicted: number; made: number }): ExecutionResult => ({
-  ...result,
-  extensions: { ...result.extensions, [UPSTREAM_CALLS_EXTENSION]: { ...calls } },
-});
-
 /** The refused operation's answer: the error, with the prediction it was judged on. */
 function refused(refusal: GatewayError | ArgumentRefusal, plan: Plan, limits: DemandLimits): ExecutionResult {
   // An argument out of range: the field's error, as execution would give it (no data at all).
@@ -138,14 +127,7 @@ export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): P
     const judged = judge(args, limits, budget);
     return judged instanceof Promise ? judged.then(settle) : settle(judged);
   };
-  // One hook for every admitted operation (it reads the operation's own context): no closure each.
-  const reportCalls = {
-    onExecuteDone({ args, result, setResult }: Parameters<ExecuteDone>[0]) {
-      const calls = args.contextValue.upstreamScope.operation;
-      if (calls === undefined || Symbol.asyncIterator in result) return;
-      setResult(withCalls(result, calls));
-    },
-  };
+  // An admitted operation's answer says what it made (./upstream-calls-report.ts), a stream on its last.
   const afterAdmission = (calls: OperationCalls | undefined) => (calls ? reportCalls : undefined);
   return {
     onExecute({ args, setResultAndStopExecution }) {
