@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
 import { Defer20220824Handler } from '@apollo/client/incremental';
 import { createClient, fetchExchange } from '@urql/core';
-import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exampleIdsFrom } from '../../src/gateway/graphiql';
 import { demoData } from '../../src/sandbox';
 import { KEY, type Stack, startStack } from '../support/stack';
+import { postStreamed } from '../support/streamed-answers';
 
 const seed = demoData();
 const ids = exampleIdsFrom(seed);
@@ -32,24 +32,9 @@ const DEFERRED = `query Deferred($edgeId: ID!, $routeId: ID!) {
 const initial = { tunnels: { nodes: firstTwo } };
 const module = { httpsEdgeRouteBackend: { enabled: true, backend: { id: backendId } } };
 
-/** The JSON parts of a multipart/mixed answer, in order. */
-function parts(body: string): unknown[] {
-  return [...body.matchAll(/\r?\n\r?\n(\{.*\})\r?\n/g)].map((m) => JSON.parse(m[1] ?? 'null'));
-}
-
-async function multipart(stack: Stack, body: Record<string, unknown>, headers: Record<string, string> = {}) {
-  const r = await request(stack.url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'multipart/mixed',
-      authorization: `Bearer ${KEY}`,
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: r.statusCode, headers: r.headers, text: await r.body.text() };
-}
+/** A multipart/mixed answer read to its end (its last payload's upstreamCalls checked and taken out). */
+const multipart = (stack: Stack, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+  postStreamed(stack.url, body, { transport: 'multipart', key: KEY, headers });
 
 describe('@defer and @stream', () => {
   let stack: Stack;
@@ -150,16 +135,13 @@ describe('@defer and @stream', () => {
       { 'accept-encoding': 'gzip, br' },
     );
     expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBeUndefined();
-    const [first, ...rest] = parts(answer.text) as {
-      data?: unknown;
-      incremental?: { items: unknown[] }[];
-      hasNext: boolean;
-    }[];
+    expect(answer.headers.get('content-encoding')).toBeNull();
+    const [first, ...rest] = answer.payloads;
     const three = (seed.tunnels ?? []).slice(0, 3).map((t) => ({ id: t.id }));
     expect(first).toEqual({ data: { tunnels: { nodes: three.slice(0, 1) } }, hasNext: true });
     expect(rest.flatMap((p) => p.incremental ?? []).flatMap((i) => i.items)).toEqual(three.slice(1));
     expect(rest.at(-1)?.hasNext).toBe(false);
+    expect(answer.upstreamCalls).toEqual({ predicted: 1, made: 1 });
     expect(stack.sandbox.calls('listTunnels')).toBe(1);
   });
 
@@ -168,7 +150,7 @@ describe('@defer and @stream', () => {
     try {
       short.sandbox.setLatency('getBackend', 5_000);
       const answer = await multipart(short, { query: DEFERRED, variables: route });
-      const [first, last] = parts(answer.text) as Record<string, unknown>[];
+      const [first, last] = answer.payloads;
       expect(first).toEqual({ data: initial, hasNext: true });
       expect(last).toMatchObject({
         incremental: [
@@ -180,6 +162,8 @@ describe('@defer and @stream', () => {
         ],
         hasNext: false,
       });
+      // The deferred call that timed out was started: it counts.
+      expect(answer.upstreamCalls).toEqual({ predicted: 2, made: 2 });
     } finally {
       await short.close();
     }
@@ -205,10 +189,11 @@ describe('@defer with limits and persisted operations', () => {
   it('a deferred operation of the manifest runs by its id, incrementally', async () => {
     const answer = await multipart(stack, { documentId: 'deferred', variables: route });
     expect(answer.status).toBe(200);
-    expect(parts(answer.text)).toEqual([
+    expect(answer.payloads).toEqual([
       { data: initial, hasNext: true },
       { incremental: [{ data: module, path: [], label: 'module' }], hasNext: false },
     ]);
+    expect(answer.upstreamCalls).toEqual({ predicted: 2, made: 2 });
   });
 
   it('with PERSISTED_OPERATIONS_ONLY a deferred query sent as text is refused', async () => {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { type Client, createClient, type FormattedExecutionResult } from 'graphql-ws';
 import WebSocket from 'ws';
-import { takeUpstreamCalls, type UpstreamCalls } from './upstream-calls';
+import { takeStreamCalls, takeUpstreamCalls, type UpstreamCalls } from './upstream-calls';
 
 export interface WsClient {
   readonly client: Client;
@@ -64,27 +64,42 @@ export interface Outcome {
 const withCalls = (outcome: Omit<Outcome, 'upstreamCalls'>, calls: (UpstreamCalls | undefined)[]): Outcome =>
   Object.defineProperty(outcome, 'upstreamCalls', { value: calls, enumerable: false }) as Outcome;
 
-/** Runs one operation until it completes or fails. */
+/**
+ * The figures each result carried, taken out: every result of a single answer, the last payload of a
+ * streamed one (@defer, @stream: the payloads before it carry none); throws on made > predicted.
+ */
+function taken(received: FormattedExecutionResult<Record<string, unknown>, unknown>[]) {
+  if (!received.some((r) => 'hasNext' in r)) {
+    const each = received.map((r) => takeUpstreamCalls(r));
+    return { results: each.map((t) => t.answer), calls: each.map((t) => t.calls) };
+  }
+  const { payloads, calls } = takeStreamCalls(received);
+  return {
+    results: payloads,
+    calls: payloads.map((_, i) => (i === payloads.length - 1 ? calls : undefined)),
+  };
+}
+
+/** Runs one operation until it completes or fails; a result that breaks the figures' rules is its error. */
 export function run(
   { client }: WsClient,
   query: string,
   variables?: Record<string, unknown>,
   extensions?: Record<string, unknown>,
 ): Promise<Outcome> {
-  const results: FormattedExecutionResult<Record<string, unknown>, unknown>[] = [];
-  const upstreamCalls: (UpstreamCalls | undefined)[] = [];
+  const received: FormattedExecutionResult<Record<string, unknown>, unknown>[] = [];
   return new Promise((resolve) => {
+    const end = (error?: unknown) => {
+      try {
+        const { results, calls } = taken(received);
+        resolve(withCalls(error === undefined ? { results } : { results, error }, calls));
+      } catch (broken) {
+        resolve(withCalls({ results: received, error: broken }, []));
+      }
+    };
     client.subscribe(
       { query, variables, extensions },
-      {
-        next: (result) => {
-          const { answer, calls } = takeUpstreamCalls(result);
-          results.push(answer);
-          upstreamCalls.push(calls);
-        },
-        error: (error) => resolve(withCalls({ results, error }, upstreamCalls)),
-        complete: () => resolve(withCalls({ results }, upstreamCalls)),
-      },
+      { next: (result) => received.push(result), error: (error) => end(error), complete: () => end() },
     );
   });
 }

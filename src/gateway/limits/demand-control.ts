@@ -15,13 +15,8 @@ import { type FittingFirst, fittingFirst } from './demand/fitting-first';
 import { ArgumentRefusal, type Plan, type PlanRequest } from './demand/plan';
 import { planOf } from './demand/plans';
 import { coerceVariables, VariableRefusal } from './demand/variables';
+import { reportCalls, UPSTREAM_CALLS_EXTENSION, withCalls } from './upstream-calls-report';
 
-/** The onExecuteDone hook yoga hands an operation's plugins. */
-type ExecuteDone = NonNullable<
-  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
->;
-
-const UPSTREAM_CALLS_EXTENSION = 'upstreamCalls';
 /** A too-expensive refusal's page to lower: `{ path, first }` (the largest `first` that fits). */
 const FITS_EXTENSION = 'fitsWith';
 
@@ -138,11 +133,6 @@ function judge(
   });
 }
 
-const withCalls = (result: ExecutionResult, calls: { predicted: number; made: number }): ExecutionResult => ({
-  ...result,
-  extensions: { ...result.extensions, [UPSTREAM_CALLS_EXTENSION]: { ...calls } },
-});
-
 /** The refused operation's answer: the error, with the prediction it was judged on. */
 function refused(refusal: Refusal, plan: Plan, limits: DemandLimits, fits?: FittingFirst): ExecutionResult {
   // Variables that do not fit: a request error, as graphql-js words it (no data at all).
@@ -183,14 +173,7 @@ export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): P
     const judged = judge(args, limits, budget, hold);
     return judged instanceof Promise ? judged.then(settle) : settle(judged);
   };
-  // One hook for every admitted operation (it reads the operation's own context): no closure each.
-  const reportCalls = {
-    onExecuteDone({ args, result, setResult }: Parameters<ExecuteDone>[0]) {
-      const calls = args.contextValue.upstreamScope.operation;
-      if (calls === undefined || Symbol.asyncIterator in result) return;
-      setResult(withCalls(result, calls));
-    },
-  };
+  // An admitted operation's answer says what it made (./upstream-calls-report.ts), a stream on its last.
   const afterAdmission = (calls: OperationCalls | undefined) => (calls ? reportCalls : undefined);
   return {
     onExecute({ args, setResultAndStopExecution }) {

@@ -2,15 +2,15 @@
 // it and the outcome. The request id comes from X-Request-Id when the caller sends a sane one, and
 // is echoed in the response. Upstream calls are counted into the request's tally, which each of its
 // operations' upstream scope carries (src/upstream/http/call-scope.ts), so concurrent requests never mix.
-// No AsyncLocalStorage: errors of an operation are tied to their request as they leave execution,
-// so the masking and yoga's own log lines still name the request.
+// A streamed answer's line (a subscription, @defer, @stream) is written when its stream ends, once.
+// Errors are tied to their request as they leave execution (./error-requests.ts).
 import { randomUUID } from 'node:crypto';
-import { type ExecutionArgs, type ExecutionResult, GraphQLError, getOperationAST } from 'graphql';
-import { handleStreamOrSingleExecutionResult, type Plugin, type YogaLogger } from 'graphql-yoga';
-import { GatewayError } from '../../errors';
+import { type ExecutionArgs, getOperationAST } from 'graphql';
+import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../../log';
 import { newTally, type UpstreamEvents, type UpstreamTally } from '../../upstream';
-import type { MaskLogger } from '../execution/graphql-errors';
+import { collectErrorCodes, watchedStream } from './answer-codes';
+import { LONGEST_TEXT, noteErrorsOf } from './error-requests';
 import { loggable } from './operation-names';
 
 const REQUEST_ID_HEADER = 'x-request-id';
@@ -25,16 +25,22 @@ interface RequestRecord {
   readonly requested: string[];
   readonly executed: { name: string | undefined; type: string }[];
   errorCodes: Set<string>;
-  /** A subscription's stream: its line is written when the stream ends, so durationMs covers it. */
-  stream?: { ended: boolean; writeLine?: () => void };
+  /** A streamed answer (a subscription, @defer, @stream): its line is written when the stream ends. */
+  stream?: StreamEnd;
 }
 
-/** The request each error of an operation came from, noted before masking (see useRequestLog). */
-const errorRequests = new WeakMap<object, string>();
+/** Where a stream stands: its line, set once the response is out, is written at its end. */
+interface StreamEnd {
+  ended: boolean;
+  writeLine?: () => void;
+}
 
-/** The id of the request an error (of an operation) belongs to, if known. */
-const requestIdOfError = (error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null ? errorRequests.get(error) : undefined;
+/** Ends a stream once, however many ways it is told (done, failed, returned). */
+const endStream = (stream: StreamEnd): void => {
+  if (stream.ended) return;
+  stream.ended = true;
+  stream.writeLine?.();
+};
 
 /** Accepts the caller's id when it is short and plain, so it cannot forge log structure. */
 function requestIdOf(header: string | null): string {
@@ -55,57 +61,6 @@ export function combineEvents(...listeners: (UpstreamEvents | undefined)[]): Ups
   }
   return combined as UpstreamEvents;
 }
-
-/** The masking logger with the request id of the failing request. */
-export const maskLoggerOf = (logger: Logger): MaskLogger => ({
-  error: (details, message, cause) => logger.error({ reqId: requestIdOfError(cause), ...details }, message),
-});
-
-/**
- * Yoga's own log calls through the gateway logger. Yoga repeats every masked error with its stack;
- * maskError has already logged the unexpected ones (without their text), so errors of operations are
- * kept at debug and only by name: no message, stack or upstream text reaches the log.
- */
-export function yogaLoggerOf(logger: Logger): YogaLogger {
-  const summary = (args: unknown[]) =>
-    args
-      .map((a) =>
-        a instanceof Error ? a.name : typeof a === 'string' ? loggable(a, LONGEST_TEXT) : typeof a,
-      )
-      .join(' ');
-  const line = (args: unknown[]) => ({
-    reqId: args.map(requestIdOfError).find((id) => id !== undefined),
-    yoga: summary(args),
-  });
-  // Yoga logs three debug lines a request: their fields are built only when debug is on.
-  const debug = (args: unknown[]) => {
-    if (logger.isLevelEnabled('debug')) logger.debug(line(args), 'yoga');
-  };
-  return {
-    debug: (...args: unknown[]) => debug(args),
-    info: (...args: unknown[]) => logger.info(line(args), 'yoga'),
-    warn: (...args: unknown[]) => logger.warn(line(args), 'yoga'),
-    error: (...args: unknown[]) => {
-      if (args.every((a) => a instanceof GraphQLError || a instanceof GatewayError)) debug(args);
-      else logger.error(line(args), 'unexpected error in the HTTP pipeline');
-    },
-  };
-}
-
-function collectErrorCodes(result: unknown, into: Set<string>): void {
-  for (const r of Array.isArray(result) ? result : [result]) {
-    if (typeof r !== 'object' || r === null || Symbol.asyncIterator in r) continue;
-    for (const error of (r as ExecutionResult).errors ?? []) {
-      // A stream's events are seen before masking, which turns a GatewayError into its code.
-      const original = error.originalError;
-      const code = error.extensions?.code ?? (original instanceof GatewayError ? original.code : undefined);
-      into.add(typeof code === 'string' ? code : 'GRAPHQL_ERROR');
-    }
-  }
-}
-
-/** Longest path or yoga message logged; client text beyond it is cut (see loggable). */
-const LONGEST_TEXT = 256;
 
 /** One name, a batch's names comma-separated (each cut to a printable prefix), or null when there is none. */
 const joined = (names: (string | undefined)[]): string | null =>
@@ -148,14 +103,6 @@ export interface SocketOperationLog {
   noteResult(result: unknown): void;
   /** Writes the operation's line; later calls do nothing. */
   end(): void;
-}
-
-/** Notes the request of each error in an operation's result, before masking replaces them. */
-function noteErrorsOf(result: ExecutionResult, requestId: string): void {
-  for (const error of result.errors ?? []) errorRequests.set(error, requestId);
-  // A deferred or streamed payload's errors (@defer, @stream).
-  const parts = (result as { incremental?: readonly { errors?: readonly object[] }[] }).incremental;
-  for (const error of parts?.flatMap((p) => p.errors ?? []) ?? []) errorRequests.set(error, requestId);
 }
 
 /**
@@ -220,24 +167,37 @@ export function createRequestLog(logger: Logger): RequestLog {
       return {
         onSubscribeResult: ({ result }) => {
           if (!(Symbol.asyncIterator in result)) return noteErrorsOf(result, record.id);
-          const stream: NonNullable<RequestRecord['stream']> = { ended: false };
+          const stream: StreamEnd = { ended: false };
           record.stream = stream;
           return {
             onNext: ({ result: event }) => {
               noteErrorsOf(event, record.id);
               collectErrorCodes(event, record.errorCodes);
             },
-            onEnd: () => {
-              stream.ended = true;
-              stream.writeLine?.();
-            },
+            onEnd: () => endStream(stream),
           };
         },
       };
     },
-    onResultProcess({ request, result }) {
+    onResultProcess({ request, result, setResult }) {
       const record = records.get(request);
-      if (record) collectErrorCodes(result, record.errorCodes);
+      if (!record) return;
+      if (!isAsyncIterable(result) || record.stream) return collectErrorCodes(result, record.errorCodes);
+      // An answer in payloads (@defer, @stream): the codes of each as it leaves (masked, as the client
+      // reads it), and the line once the last has gone or the client has gone.
+      const stream: StreamEnd = { ended: false };
+      record.stream = stream;
+      const { errorCodes } = record;
+      const watched = watchedStream(
+        result,
+        (payload) => collectErrorCodes(payload, errorCodes),
+        () => endStream(stream),
+      );
+      // A client gone before its body is read: nothing reads or cancels the stream, so it is ended here.
+      const leave = () => void watched.return?.();
+      if (request.signal.aborted) leave();
+      else request.signal.addEventListener('abort', leave, { once: true });
+      setResult(watched);
     },
     onResponse({ request, response }) {
       const record = records.get(request);
