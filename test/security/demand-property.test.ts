@@ -5,10 +5,35 @@
 // it. The seed is random (PROPERTY_SEED replays one) and named in every failure; the test reports
 // how tight the predictions were (printed by support/annotations-reporter.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fanOutDocuments } from '../../src/bench/scenarios/fan-out-documents';
 import { demoData } from '../../src/sandbox';
 import { schema } from '../../src/schema';
 import { postGraphQL, type Stack, startStack } from '../support/stack';
-import { generateOperation, type IdPools, seededRandom } from './operation-generator';
+import { postStreamed } from '../support/streamed-answers';
+import { illTypedOperations } from './ill-typed-variables';
+import { type Generated, generateOperation, type IdPools, seededRandom } from './operation-generator';
+
+/** Operations whose variables graphql-js refuses (subscriptions aside: they are streams). */
+const ILL_TYPED = illTypedOperations(schema).filter((o) => o.operation !== 'subscription');
+
+type Drawn = Generated & { readonly illTyped?: boolean };
+
+/** Mostly a generated operation; now and then one with ill-typed variables, or a fan-out document. */
+function draw(random: () => number, ids: IdPools): Drawn {
+  const which = random();
+  if (which < 0.05) {
+    const { query, variables } = ILL_TYPED[
+      Math.floor(random() * ILL_TYPED.length)
+    ] as (typeof ILL_TYPED)[number];
+    return { query, variables, illTyped: true };
+  }
+  if (which < 0.1) {
+    const nodeIds = [ids.tunnels[0], ids.endpoints[0], ids.sessions[0]].filter((id) => id !== undefined);
+    const [document] = fanOutDocuments(random, { nodeIds, missingEndpointId: `ep_${'Q'.repeat(27)}` }, 1);
+    if (document) return { query: document.query, variables: document.variables };
+  }
+  return generateOperation(schema, random, ids);
+}
 
 const OPERATIONS = 2_000;
 const SEED = Number(process.env.PROPERTY_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -43,17 +68,30 @@ describe(`the planner's upper bound on ${OPERATIONS} random operations (seed ${S
     let slack = 0;
     let largest = 0;
     let calls = 0;
+    const kinds = { illTyped: 0, deferred: 0 };
     for (let i = 0; i < OPERATIONS; i += 1) {
-      const { query, variables } = generateOperation(schema, random, ids);
+      const { query, variables, deferred, illTyped } = draw(random, ids);
       const key = `key-${i + 1}`;
       stack.sandbox.seed(key, account);
       const where = `seed ${SEED}, operation ${i}: ${query} ${JSON.stringify(variables)}`;
-      // postGraphQL throws when made > predicted (support/upstream-calls.ts).
-      const answer = await postGraphQL(stack.url, query, variables, { key }).catch((error: Error) => {
+      // Both throw when made > predicted on any answer or payload (support/upstream-calls.ts).
+      const transport = random() < 0.5 ? 'multipart' : 'sse';
+      const answer = await (deferred
+        ? postStreamed(stack.url, { query, variables }, { transport, key })
+        : postGraphQL(stack.url, query, variables, { key })
+      ).catch((error: Error) => {
         throw new Error(`${error.message}; ${where}`);
       });
       expect(answer.status, where).toBeLessThan(500);
       const made = stack.sandbox.calls(undefined, key);
+      if (illTyped) {
+        kinds.illTyped += 1;
+        expect(answer.status, where).toBe(400);
+        expect(answer.upstreamCalls, where).toEqual({ predicted: 0, made: 0 });
+        expect(made, where).toBe(0);
+        continue;
+      }
+      if (deferred) kinds.deferred += 1;
       if (answer.upstreamCalls === undefined) {
         // Refused before planning (parse or validation): nothing ran.
         expect(made, where).toBe(0);
@@ -72,7 +110,7 @@ describe(`the planner's upper bound on ${OPERATIONS} random operations (seed ${S
     expect(ran).toBeGreaterThan(OPERATIONS / 2);
     expect(calls).toBeGreaterThan(OPERATIONS / 2);
     await annotate(
-      `seed ${SEED}: ${ran} of ${OPERATIONS} operations ran, ${calls} upstream calls; predicted - made: mean ${(slack / ran).toFixed(2)}, largest ${largest}`,
+      `seed ${SEED}: ${ran} of ${OPERATIONS} operations ran (${kinds.deferred} deferred), ${kinds.illTyped} ill-typed refused, ${calls} upstream calls; predicted - made: mean ${(slack / ran).toFixed(2)}, largest ${largest}`,
     );
   }, 240_000);
 });

@@ -38,6 +38,8 @@ export interface IdPools {
 export interface Generated {
   readonly query: string;
   readonly variables: Record<string, unknown>;
+  /** It defers a fragment (@defer): answered in payloads. */
+  readonly deferred?: boolean;
 }
 
 const FIRSTS = [undefined, 1, 2, 7, 20, 99, 100, 101, 0, -1, -100000000];
@@ -50,11 +52,14 @@ class Generator {
   private names = 0;
   private aliases = 0;
   private directives = 0;
+  /** Fragments deferred so far (only in a query that may defer). */
+  deferrals = 0;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly random: () => number,
     private readonly ids: IdPools,
+    private readonly mayDefer = false,
   ) {}
 
   private chance = (p: number) => this.random() < p;
@@ -156,6 +161,10 @@ class Generator {
       this.fragments.push(`fragment ${name} on ${type.name} { ${body} }`);
       return `{ ...${name}${this.directive()} }`;
     }
+    if (this.mayDefer && this.chance(0.2)) {
+      this.deferrals += 1;
+      return `{ __typename ... @defer { ${body} } }`;
+    }
     return this.chance(0.1) ? `{ ...${this.directive()} { ${body} } }` : `{ ${body} }`;
   }
 
@@ -210,9 +219,10 @@ class Generator {
   }
 }
 
-/** One random operation: a query, or now and then a mutation. */
+/** One random operation: a query, or now and then a mutation; a query now and then defers fragments. */
 export function generateOperation(schema: GraphQLSchema, random: () => number, ids: IdPools): Generated {
-  const generator = new Generator(schema, random, ids);
-  const query = generator.document(random() < 0.08 ? 'mutation' : 'query');
-  return { query, variables: generator.variables };
+  const kind = random() < 0.08 ? 'mutation' : 'query';
+  const generator = new Generator(schema, random, ids, kind === 'query' && random() < 0.15);
+  const query = generator.document(kind);
+  return { query, variables: generator.variables, deferred: generator.deferrals > 0 };
 }
