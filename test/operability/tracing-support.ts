@@ -53,6 +53,18 @@ export async function spansOf(
   }
 }
 
+/**
+ * The operation's span (by name) and its calls' spans, in the order they started: not by position
+ * among all, as two spans started in the same instant can come either way round.
+ */
+export function operationAndCalls(
+  spans: readonly ReceivedSpan[],
+  name: string,
+): [ReceivedSpan | undefined, ...ReceivedSpan[]] {
+  const operation = spans.find((s) => s.name === name);
+  return [operation, ...spans.filter((s) => s !== operation)];
+}
+
 /** An attempt span as the tests compare it. */
 export const attempt = (s: ReceivedSpan) => ({
   name: s.name,

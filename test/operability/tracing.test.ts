@@ -17,6 +17,7 @@ import {
   newClientSpan,
   ONE,
   oldest,
+  operationAndCalls,
   SERVER,
   seed,
   spansOf,
@@ -67,7 +68,10 @@ describe('tracing with an OTLP endpoint', () => {
 
     const spans = await spansOf(receiver, client.traceId, 4);
     expect(spans).toHaveLength(4);
-    const [operation, ...attempts] = spans as [ReceivedSpan, ...ReceivedSpan[]];
+    const [operation, ...attempts] = operationAndCalls(spans, 'query.ListAndOne') as [
+      ReceivedSpan,
+      ...ReceivedSpan[],
+    ];
     expect(operation).toMatchObject({
       name: 'query.ListAndOne',
       kind: SERVER,
@@ -169,7 +173,8 @@ describe('tracing with an OTLP endpoint', () => {
     const answer = await stack.gql(ONE, { id: oldest }, { key: TOKEN, headers: client.header });
     expect(answer.body.errors?.[0]?.extensions?.code).toBe('UPSTREAM_UNAVAILABLE');
 
-    const [operation, call] = (await spansOf(receiver, client.traceId, 2)) as [ReceivedSpan, ReceivedSpan];
+    const spans = await spansOf(receiver, client.traceId, 2);
+    const [operation, call] = operationAndCalls(spans, 'query.One') as [ReceivedSpan, ReceivedSpan];
     expect(operation).toMatchObject({ name: 'query.One', parentSpanId: client.spanId, status: ERROR });
     expect(operation.events).toEqual([
       { name: 'exception', attributes: { 'exception.type': 'graphql.execute.error' } },
@@ -196,7 +201,7 @@ describe('tracing with an OTLP endpoint', () => {
     }
     expect(operation?.parentSpanId).toBeUndefined();
     const traceId = operation?.traceId ?? '';
-    const [, call] = await spansOf(receiver, traceId, 2);
+    const [, call] = operationAndCalls(await spansOf(receiver, traceId, 2), 'query.Untraced');
     expect(call?.parentSpanId).toBe(operation?.spanId);
     expect(proxy.requests.map((r) => r.headers.traceparent)).toEqual([`00-${traceId}-${call?.spanId}-01`]);
   });
