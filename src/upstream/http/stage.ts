@@ -19,6 +19,8 @@ export interface Call {
   readonly tally?: UpstreamTally;
   /** The operation's own count of the calls it started; absent outside an operation. */
   readonly operation?: OperationCalls;
+  /** 'poll': a read paid from the live share (CallScope.claim). */
+  readonly claim?: 'poll';
   /**
    * Reads a 2xx answer's JSON into its domain shape as soon as it is parsed (exchange.ts), so the raw
    * JSON and its text are garbage at once rather than carried back up through every stage; absent:
