@@ -22,6 +22,7 @@ import {
 import type { Gateway } from './gateway/instance';
 import {
   useDemandControl,
+  useObservationJoins,
   useOperationDeadline,
   useQueryLimits,
   useUpstreamBudgetExtension,
@@ -174,6 +175,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       // Before the request log: it replaces GraphiQL's answer, whose status (304) the log reports.
       useGraphiQLCache(graphiql),
       useRequestLog(requestLog),
+      // Before tracing, which wraps the subscribe it sets: an observation's events joined together.
+      useObservationJoins(config.limits),
       // A span per operation, and its context for the upstream calls (OTEL_EXPORTER_OTLP_ENDPOINT).
       useTracing(deps.tracing),
       useUpstreamBudgetExtension(),

@@ -79,12 +79,15 @@ function judge(
     document: args.document,
     operationName: args.operationName,
     variables: args.variableValues,
+    maxUpstreamCalls: limits.maxUpstreamCalls,
   });
   if (plan instanceof ArgumentRefusal) return { plan: { calls: 0, writes: 0, objects: 0 }, refusal: plan };
   const refusal = tooExpensive(plan, limits);
   if (refusal) return { plan, refusal };
   const ctx = args.contextValue as Context;
-  if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated) return { plan };
+  // A subscription's calls are its observations' joins, paid from the live share as each comes.
+  if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated || plan.stream)
+    return { plan };
   return budgetWait(budget, ctx.client.key.digest, plan).then((waitMs) => {
     if (waitMs <= 0) return { plan };
     const retryAfter = retryAfterFromMs(waitMs);
