@@ -11,6 +11,7 @@ import {
   NgrokClient,
   newScope,
   type OperationCalls,
+  observationCache,
   type ReadCache,
   type UpstreamKey,
   type UpstreamTransport,
@@ -80,12 +81,12 @@ export function createContext(
       if (caller !== null) await live?.writes.endpointWritten(client.key, write);
     },
     eventLookups: (list, event, selection) => {
-      // No read cache: an observation's joins see the upstream as it is. Paid from the live share,
-      // counted into the observation's own calls and the log line of the subscriber that made them.
-      const make = (calls: OperationCalls = { predicted: 0, made: 0 }): Lookups =>
-        lookupsOf(
-          new NgrokClient(transport.scoped(liveJoinScope(upstreamScope.tally, calls)), caller?.key ?? null),
-        );
+      // The observation's own cache, not the gateway's: its joins see the upstream as it is then. Paid
+      // from the live share, counted into the observation's calls and the line of the subscriber that made them.
+      const make = (calls: OperationCalls = { predicted: 0, made: 0 }): Lookups => {
+        const scoped = transport.scoped(liveJoinScope(upstreamScope.tally, calls));
+        return lookupsOf(new NgrokClient(scoped, caller?.key ?? null, observationCache()));
+      };
       return live && caller !== null ? live.joinsOf(client.key, list, event, selection, make) : make();
     },
   };

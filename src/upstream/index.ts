@@ -29,6 +29,6 @@ export {
 export type { CircuitState, UpstreamEvents } from './http/hooks';
 export type { /** @internal test seam */ RouteName } from './http/request';
 export { keyDigest, type UpstreamKey, upstreamKey } from './http/upstream-key';
-export { ReadCache } from './read-cache';
+export { observationCache, ReadCache } from './read-cache';
 export type { UpstreamTracing } from './stages/trace';
 export { type TransportOptions, UpstreamTransport } from './transport';

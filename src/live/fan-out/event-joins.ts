@@ -2,9 +2,10 @@
 // lookups per observation (one walk, or one write) and selection, made when the first of its events
 // is read on this replica and shared by every subscriber of the account here that runs the same
 // subscription (document and variables) and by every event of that observation. So 100 subscribers
-// of one ONLINE cost the upstream calls of one, and the 10,000 items of a current list joined to 20
-// domains cost 20 calls at most, not 10,000. A later observation has its own: its events see the
-// upstream as it is then, and an error is that observation's alone. Their calls are counted per
+// of one ONLINE cost the upstream calls of one, and the 1,000 items of a current list joined to 20
+// domains, 100 at a time, cost one call, not 1,000. A later observation has its own: its events see the
+// upstream as it is then, and an error is that observation's alone. Pages they read (a session's
+// endpoints) are kept in the observation's own read cache (context.ts). Their calls are counted per
 // observation (the prediction bounds them: gateway/limits/observation-joins.ts) and into the metric
 // of live join calls. They hang off the credential's entry (live-events.ts), so they go, and their
 // client with its key, when the credential's last stream ends.
