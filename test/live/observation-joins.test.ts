@@ -200,6 +200,31 @@ describe("the joins of one observation's events", () => {
     ]);
   });
 
+  it('a second subscriber of the same subscription and observation reads its joins, pages included, without a call', async () => {
+    stack = await startLiveStack({ accounts: { [KEY]: { tunnels: agents(3, 97) } }, env: ONE_WALK });
+    const query = EVENTS(
+      'id tunnelSession { node { ... on TunnelSession { endpoints(first: 1) { nodes { id } } } } }',
+    );
+    const first = await subscribe(query);
+    await first.received(3);
+    // One event at a time (a page each is no batch): each session's list and its endpoints' page.
+    expect([stack.sandbox.calls('listTunnelSessions'), stack.sandbox.calls('listEndpoints')]).toEqual([3, 3]);
+    const second = await subscribe(query);
+    await second.received(3);
+    expect(second.results.map((r) => r.data)).toEqual(first.results.map((r) => r.data));
+    expect([stack.sandbox.calls('listTunnelSessions'), stack.sandbox.calls('listEndpoints')]).toEqual([3, 3]);
+    const lines = () => stack.lines().filter((l) => l.operationType === 'subscription');
+    first.close();
+    await until(() => lines().length === 1, 'the first line');
+    second.close();
+    await until(() => lines().length === 2, 'the second line');
+    expect(lines().map((l) => l.upstream)).toEqual([
+      // The observation's lookups are the first one's: its line counts the second's 3 pages as cached.
+      expect.objectContaining({ predicted: 10, made: 6, cached: 3 }),
+      expect.objectContaining({ predicted: 10, made: 0, calls: 0 }),
+    ]);
+  });
+
   it('no room in the live share: the subscription ends with RATE_LIMITED and the reason, and the clients keep theirs', async () => {
     stack = await startLiveStack({
       accounts: { [KEY]: { tunnels: agents(130, 93) } },
