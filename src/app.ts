@@ -23,6 +23,7 @@ import type { Gateway } from './gateway/instance';
 import {
   useBudgetHolds,
   useDemandControl,
+  useObservationJoins,
   useOperationDeadline,
   useQueryLimits,
   useUpstreamBudgetExtension,
@@ -175,6 +176,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       // Before the request log: it replaces GraphiQL's answer, whose status (304) the log reports.
       useGraphiQLCache(graphiql),
       useRequestLog(requestLog),
+      // Before tracing, which wraps the subscribe it sets: an observation's events joined together.
+      useObservationJoins(config.limits),
       // A span per operation, and its context for the upstream calls (OTEL_EXPORTER_OTLP_ENDPOINT).
       useTracing(deps.tracing),
       useUpstreamBudgetExtension(),

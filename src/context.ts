@@ -7,8 +7,11 @@ import type { EndpointWrite, LiveEvents, LiveKind, Observed, StreamItem, Subscri
 import { type Lookups, lookupsOf } from './lookups';
 import {
   type CallScope,
+  liveJoinScope,
   NgrokClient,
   newScope,
+  type OperationCalls,
+  observationCache,
   type ReadCache,
   type UpstreamKey,
   type UpstreamTransport,
@@ -35,21 +38,22 @@ export interface Context extends Lookups {
   /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
   readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
   /**
-   * The lookups a live event's joins are resolved with: its observation's, shared by the account's
-   * subscribers here and by the other events of that observation.
+   * The lookups a live event of `list` is joined with: its observation's for subscriptions asking
+   * `selection`, shared by the account's subscribers here and by the other events of that observation.
    */
-  readonly eventLookups: (event: Observed) => Lookups;
+  readonly eventLookups: (list: LiveKind, event: Observed, selection: string) => Lookups;
 }
 
 /**
  * Points `ctx` at the lookups and DataLoaders of `event`'s observation before the event is resolved:
  * each observation of a subscription sees the upstream afresh (no join frozen at the first event, no
- * error cached for later observations), and the account's subscribers on this replica share one
- * lookup per observation. A subscription resolves its events one at a time, so the switch never
- * crosses two of them.
+ * error cached for later observations), and the account's subscribers on this replica asking the
+ * same `selection` share one lookup per observation. A subscription resolves the events of one
+ * observation at a time (together: gateway/limits/observation-joins.ts), so the switch never crosses
+ * two observations.
  */
-export function enterEvent(ctx: Context, event: Observed): void {
-  Object.assign(ctx, ctx.eventLookups(event));
+export function enterEvent(ctx: Context, list: LiveKind, event: Observed, selection: string): void {
+  Object.assign(ctx, ctx.eventLookups(list, event, selection));
 }
 
 export function createContext(
@@ -76,11 +80,14 @@ export function createContext(
     endpointWritten: async (write) => {
       if (caller !== null) await live?.writes.endpointWritten(client.key, write);
     },
-    eventLookups: (event) => {
-      // No read cache and no request's tally or deadline: the event's lookups outlive any request.
-      const make = (): Lookups =>
-        lookupsOf(new NgrokClient(transport.scoped(newScope()), caller?.key ?? null));
-      return live && caller !== null ? live.joinsOf(client.key, event, make) : make();
+    eventLookups: (list, event, selection) => {
+      // The observation's own cache, not the gateway's: its joins see the upstream as it is then. Paid
+      // from the live share, counted into the observation's calls and the line of the subscriber that made them.
+      const make = (calls: OperationCalls = { predicted: 0, made: 0 }): Lookups => {
+        const scoped = transport.scoped(liveJoinScope(upstreamScope.tally, calls));
+        return lookupsOf(new NgrokClient(scoped, caller?.key ?? null, observationCache()));
+      };
+      return live && caller !== null ? live.joinsOf(client.key, list, event, selection, make) : make();
     },
   };
 }

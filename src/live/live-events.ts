@@ -8,10 +8,17 @@ import type { PubSubEventTarget } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import { pollShareOf } from '../shared-state';
-import { keyDigest, NgrokClient, newScope, newTally, type UpstreamKey } from '../upstream';
+import {
+  keyDigest,
+  NgrokClient,
+  newScope,
+  newTally,
+  type OperationCalls,
+  type UpstreamKey,
+} from '../upstream';
 import type { SubscriberLink } from './fan-out/backlog';
 import { currentEvents } from './fan-out/current-events';
-import { EventJoins, type Observed } from './fan-out/event-joins';
+import { EventJoins, JoinCalls, type Observed } from './fan-out/event-joins';
 import { type Channel, EventStream, type StreamItem } from './fan-out/event-stream';
 import { type LiveFeed, PubSubFeed, type Topics } from './fan-out/feed';
 import { KINDS, LIVE_KINDS, type LiveKind } from './kinds/kinds';
@@ -145,12 +152,20 @@ export class LiveEvents {
   }
 
   /**
-   * What `event`'s joins are resolved with: `make`'s lookups, made once per observation for every
-   * subscriber of the credential here (fan-out/event-joins.ts), or unshared when it has no entry.
+   * What `event`'s joins are resolved with: `make`'s lookups, made once per observation and
+   * `selection` for every subscriber of the credential here (fan-out/event-joins.ts), or unshared
+   * when it has no entry. `make` counts their calls into the one it is given (the metric by `list`).
    */
-  joinsOf<T>(key: UpstreamKey, event: Observed, make: () => T): T {
+  joinsOf<T>(
+    key: UpstreamKey,
+    list: LiveKind,
+    event: Observed,
+    selection: string,
+    make: (calls: OperationCalls) => T,
+  ): T {
     const entry = this.entries.get(key.digest);
-    return entry ? entry.joins.of(event, make) : make();
+    const made = () => make(new JoinCalls((n) => this.metrics.joinCalls(list, n)));
+    return entry ? entry.joins.of(event, selection, made) : made();
   }
 
   /** One credential's messages of one kind and its current list, as a stream reads them. */

@@ -10,6 +10,8 @@ export interface LiveMetrics {
   standby(delta: number): void;
   poll(list: LiveKind, outcome: PollOutcome): void;
   upstreamCalls(count: number): void;
+  /** Calls made to join live events of `list` (Ref.node of their items), paid from the live share. */
+  joinCalls(list: LiveKind, count: number): void;
   sent(list: LiveKind, kind: string): void;
   /**
    * A subscriber was dropped: more than LIVE_MAX_SUBSCRIBER_BUFFER_BYTES unread (size), or nothing
@@ -48,6 +50,12 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   const calls = new Counter({
     name: 'gateway_live_poll_upstream_calls_total',
     help: 'Calls to the ngrok API made by live pollers (retries included); each counts against LIVE_POLL_BUDGET_PER_MIN.',
+    registers,
+  });
+  const joins = new Counter({
+    name: 'gateway_live_join_calls_total',
+    help: 'Calls to the ngrok API made to join live events (Ref.node of their items), by list; each counts against LIVE_POLL_BUDGET_PER_MIN.',
+    labelNames: ['list'] as const,
     registers,
   });
   /** Events sent since the last scrape, by list and kind: counted per event without allocating. */
@@ -91,6 +99,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
     standby: (delta) => standby.inc(delta),
     poll: (list, outcome) => polls.inc({ list, outcome }),
     upstreamCalls: (count) => calls.inc(count),
+    joinCalls: (list, count) => joins.inc({ list }, count),
     sent: (list, kind) => {
       let kinds = unsent[list];
       if (kinds === undefined) {

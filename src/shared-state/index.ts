@@ -13,7 +13,10 @@ export {
 } from './budget/rate-budget';
 export { /** @internal test seam */ UnlimitedRateBudget } from './budget/unlimited-rate-budget';
 export type { CacheLookup, CacheStore } from './cache/cache-store';
-export { /** @internal test seam */ MemoryCacheStore } from './cache/memory-cache-store';
+export {
+  /** @internal test seam */ MemoryCacheStore,
+  unexpiringCacheStore,
+} from './cache/memory-cache-store';
 export type { LeaseStore } from './lease/lease-store';
 export { /** @internal test seam */ MemoryLeaseStore } from './lease/memory-lease-store';
 export { MemoryPauseStore } from './pause/memory-pause-store';

@@ -18,10 +18,17 @@ export {
 } from './api/listed-resources';
 export { MAX_PAGE_SIZE, READINESS_REQUEST } from './api/tunnels';
 export { NgrokClient } from './client';
-export { type CallScope, newScope, newTally, type UpstreamTally } from './http/call-scope';
+export {
+  type CallScope,
+  liveJoinScope,
+  newScope,
+  newTally,
+  type OperationCalls,
+  type UpstreamTally,
+} from './http/call-scope';
 export type { CircuitState, UpstreamEvents } from './http/hooks';
 export type { /** @internal test seam */ RouteName } from './http/request';
 export { keyDigest, type UpstreamKey, upstreamKey } from './http/upstream-key';
-export { ReadCache } from './read-cache';
+export { observationCache, ReadCache } from './read-cache';
 export type { UpstreamTracing } from './stages/trace';
 export { type TransportOptions, UpstreamTransport } from './transport';

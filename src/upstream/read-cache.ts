@@ -3,7 +3,7 @@
 // in this process, or in Redis where every replica reads what one of them fetched. Keys hold a
 // digest of the credential and the request path, never the credential; a write through a
 // credential drops everything cached for it, on every replica sharing the store.
-import type { CacheLookup, CacheStore } from '../shared-state';
+import { type CacheLookup, type CacheStore, unexpiringCacheStore } from '../shared-state';
 import { InFlight } from './stages/coalesce';
 
 interface Fetching {
@@ -97,3 +97,13 @@ export class ReadCache {
     return this.store.forget(digest);
   }
 }
+
+/** Answers one observation's joins keep at most: its lists and pages, and each item they listed. */
+const OBSERVATION_ENTRIES = 2_000;
+
+/**
+ * A read cache of one live observation's joins, its own and without expiry: a page another
+ * subscriber of the same observation already read (a session's endpoints) costs no second call,
+ * as its Ref.node joins cost none (their loaders remember them).
+ */
+export const observationCache = (): ReadCache => new ReadCache(unexpiringCacheStore(OBSERVATION_ENTRIES));

@@ -158,6 +158,7 @@ export class UpstreamTransport {
       deadline: scope.deadline,
       tally: scope.tally,
       operation: scope.operation,
+      claim: scope.claim,
       trace: scope.trace,
       reservation: scope.reservation,
       shape,

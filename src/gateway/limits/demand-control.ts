@@ -104,6 +104,7 @@ function judge(
     document: args.document,
     operationName: args.operationName,
     variables,
+    maxUpstreamCalls: limits.maxUpstreamCalls,
   };
   const plan = planOf(request);
   if (plan instanceof ArgumentRefusal) return { plan: NO_PLAN, refusal: plan };
@@ -115,7 +116,9 @@ function judge(
     return { plan, refusal: tooExpensive(plan, limits, fits), ...(fits ? { fits } : {}) };
   }
   const ctx = args.contextValue as Context;
-  if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated) return { plan };
+  // A subscription's calls are its observations' joins, paid from the live share as each comes.
+  if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated || plan.stream)
+    return { plan };
   const digest = ctx.client.key.digest;
   const asked = hold ? budgetHold(budget, digest, plan) : budgetWait(budget, digest, plan);
   return asked.then((answer) => {

@@ -1,10 +1,11 @@
 // The limits room's front: how an operation may be written (query-limits.ts), what it may cost
 // upstream (demand-control.ts, over the planner in demand/; the calls it holds meanwhile:
-// budget-holds.ts), how long it may run
-// (operation-deadline.ts), and where its caller stands in the upstream budget
+// budget-holds.ts), how long it may run (operation-deadline.ts), how a subscription's events are
+// joined (observation-joins.ts), and where its caller stands in the upstream budget
 // (upstream-budget-extension.ts).
 export { useBudgetHolds } from './budget-holds';
 export { useDemandControl } from './demand-control';
+export { useObservationJoins } from './observation-joins';
 export { useOperationDeadline } from './operation-deadline';
 export { useQueryLimits } from './query-limits';
 export { useUpstreamBudgetExtension } from './upstream-budget-extension';

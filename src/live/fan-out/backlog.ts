@@ -3,6 +3,16 @@
 // Both transports stop pulling events while their socket is full (SSE awaits 'drain', graphql-ws the
 // send callback), so a client that stops reading makes the queue grow: past the cap it is dropped.
 
+import { GatewayError } from '../../errors';
+import type { FeedMessage } from './feed';
+
+/** The last item of a stream whose subscriber left more than the cap unread. */
+export const tooSlow = (capBytes: number): GatewayError =>
+  new GatewayError(
+    'RATE_LIMITED',
+    `Read too slowly: over ${capBytes} bytes of events waited unread; subscribe again with includeCurrent.`,
+  );
+
 /** The transport side of one subscriber, as the context factory (HTTP) or graphql-ws builds it. */
 export interface SubscriberLink {
   /** Names the transport in metrics: http (SSE, multipart) or websocket (graphql-ws). */
@@ -23,6 +33,14 @@ export function eventBytes(event: object): number {
     sizes.set(event, size);
   }
   return size;
+}
+
+/** What a feed message adds to a subscriber's queue. */
+export function messageBytes(message: FeedMessage): number {
+  if (message.type !== 'changes') return 0;
+  let bytes = 0;
+  for (const event of message.events) bytes += eventBytes(event);
+  return bytes;
 }
 
 export interface BacklogOptions {

@@ -1,18 +1,22 @@
 // What the joins of live events are resolved with (a tunnel's node, an endpoint's domain): one set of
-// lookups per observation (one walk, or one write), made when the first of its events is read on
-// this replica and shared by every subscriber of the account here and by every event of that
-// observation. So 100 subscribers of one ONLINE cost the upstream calls of one, and the 10,000 items
-// of a current list joined to 20 domains cost 20 calls, not 10,000. A later observation has its own:
-// its events see the upstream as it is then, and an error is that observation's alone. They hang off
-// the credential's entry (live-events.ts), so they go, and their client with its key, when the
-// credential's last stream ends.
+// lookups per observation (one walk, or one write) and selection, made when the first of its events
+// is read on this replica and shared by every subscriber of the account here that runs the same
+// subscription (document and variables) and by every event of that observation. So 100 subscribers
+// of one ONLINE cost the upstream calls of one, and the 1,000 items of a current list joined to 20
+// domains, 100 at a time, cost one call, not 1,000. A later observation has its own: its events see the
+// upstream as it is then, and an error is that observation's alone. Pages they read (a session's
+// endpoints) are kept in the observation's own read cache (context.ts). Their calls are counted per
+// observation (the prediction bounds them: gateway/limits/observation-joins.ts) and into the metric
+// of live join calls. They hang off the credential's entry (live-events.ts), so they go, and their
+// client with its key, when the credential's last stream ends.
 import { LRUCache } from 'lru-cache';
+import type { OperationCalls } from '../../upstream';
 
 /**
- * Observations whose joins are kept at once, the least recently read dropped first: a reader still
- * on an old one (a long current list) keeps it in use; a reader further behind joins its events
- * again. Each holds at most the items its own events refer to, so this bounds the memory at 16 times
- * what one list's joins take.
+ * Observations (and selections) whose joins are kept at once, the least recently read dropped
+ * first: a reader still on an old one (a long current list) keeps it in use; a reader further
+ * behind joins its events again. Each holds at most the items its own events refer to, so this
+ * bounds the memory at 16 times what one list's joins take.
  */
 const KEPT = 16;
 
@@ -21,17 +25,42 @@ export interface Observed {
   readonly observedAt: string;
 }
 
+/**
+ * One observation's join calls, as the report stage counts them (`made += 1` per call started):
+ * each is handed to `counted` (the metric) as it is made. The subscription's log line counts them
+ * through its tally.
+ */
+export class JoinCalls implements OperationCalls {
+  predicted = 0;
+  private count = 0;
+
+  constructor(private readonly counted: (calls: number) => void) {}
+
+  get made(): number {
+    return this.count;
+  }
+
+  set made(n: number) {
+    if (n > this.count) this.counted(n - this.count);
+    this.count = n;
+  }
+}
+
 export class EventJoins {
   /** Made on the first join: most credentials' events select none (and a refused one reads none). */
   private scopes: LRUCache<string, { readonly value: unknown }> | undefined;
 
-  /** The joins of `event`'s observation, made by `make` for its first event read here. */
-  of<T>(event: Observed, make: () => T): T {
+  /**
+   * The joins of `event`'s observation for subscriptions that ask `selection`, made by `make` for
+   * its first event read here.
+   */
+  of<T>(event: Observed, selection: string, make: () => T): T {
     this.scopes ??= new LRUCache({ max: KEPT });
-    const held = this.scopes.get(event.observedAt);
+    const key = `${event.observedAt} ${selection}`;
+    const held = this.scopes.get(key);
     if (held !== undefined) return held.value as T;
     const value = make();
-    this.scopes.set(event.observedAt, { value });
+    this.scopes.set(key, { value });
     return value;
   }
 

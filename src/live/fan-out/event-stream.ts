@@ -6,9 +6,9 @@
 // list's events included, and in time (stall.ts): a subscriber that reads too slowly is dropped.
 import { GatewayError } from '../../errors';
 import type { LiveEvent } from '../kinds/kinds';
-import { Backlog, eventBytes, type SubscriberLink } from './backlog';
+import { Backlog, eventBytes, messageBytes, type SubscriberLink, tooSlow } from './backlog';
 import type { FeedMessage } from './feed';
-import { StallWatch } from './stall';
+import { StallWatch, stalled } from './stall';
 
 /** What the schema receives: an event, or the error that ends the stream. */
 export type StreamItem<E extends LiveEvent = LiveEvent> = E | GatewayError;
@@ -28,20 +28,6 @@ export interface Channel {
 
 /** Why a subscriber was dropped: more than its cap of bytes unread, or nothing read for too long. */
 export type TooSlowCause = 'size' | 'time';
-
-/** The last item of a stream whose subscriber left more than the cap unread. */
-const tooSlow = (capBytes: number): GatewayError =>
-  new GatewayError(
-    'RATE_LIMITED',
-    `Read too slowly: over ${capBytes} bytes of events waited unread; subscribe again with includeCurrent.`,
-  );
-
-/** The last item of a stream whose subscriber read nothing for `stallMs` while events waited. */
-const stalled = (stallMs: number): GatewayError =>
-  new GatewayError(
-    'RATE_LIMITED',
-    `Read too slowly: nothing read for ${stallMs} ms while events waited; subscribe again with includeCurrent.`,
-  );
 
 export interface StreamOptions {
   readonly channel: Channel;
@@ -68,6 +54,8 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   private current: Iterator<LiveEvent> | undefined;
   /** Events ready to send, in order; their bytes count against the cap until they are read. */
   private ready: StreamItem[] = [];
+  /** An item nextGroup took that belongs to the next group: the next read's. */
+  private peeked: StreamItem | undefined;
   private readonly backlog: Backlog;
   private waiter: (() => void) | undefined;
   /** Messages of this version or older are already in the snapshot this stream started from. */
@@ -107,14 +95,43 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
     }
   }
 
+  /**
+   * The next item, and after it the items of the same observation ready now, `most` in all: what
+   * the subscription's executor joins together (gateway/limits/observation-joins.ts). Empty: done.
+   */
+  async nextGroup(most: number): Promise<StreamItem[]> {
+    const first = await this.next();
+    if (first.done) return [];
+    const group = [first.value];
+    if (first.value instanceof GatewayError) return group;
+    while (group.length < most) {
+      const item = this.takeNow() ?? (this.primed && this.drain() ? this.takeNow() : undefined);
+      if (item === undefined) break;
+      if (item instanceof GatewayError || item.observedAt !== first.value.observedAt) {
+        this.peeked = item;
+        break;
+      }
+      group.push(this.sent(item));
+    }
+    return group;
+  }
+
+  private takeNow(): StreamItem | undefined {
+    const peeked = this.peeked;
+    this.peeked = undefined;
+    return peeked ?? this.takeCurrent() ?? this.takeReady();
+  }
+
+  private sent<T extends StreamItem>(item: T): T {
+    this.stall?.progress();
+    if (!(item instanceof GatewayError)) this.options.onSent?.(item);
+    return item;
+  }
+
   private async read(): Promise<IteratorResult<StreamItem>> {
     for (;;) {
-      const item = this.takeCurrent() ?? this.takeReady();
-      if (item !== undefined) {
-        this.stall?.progress();
-        if (!(item instanceof GatewayError)) this.options.onSent?.(item);
-        return { done: false, value: item };
-      }
+      const item = this.takeNow();
+      if (item !== undefined) return { done: false, value: this.sent(item) };
       if (this.finished) return { done: true, value: undefined };
       if (!this.primed) {
         this.priming ??= this.prime();
@@ -134,6 +151,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   /** Completes the stream: what is ready is dropped, the next read says done (graceful shutdown). */
   complete(): void {
     this.current = undefined;
+    this.peeked = undefined;
     this.ready = [];
     this.end();
   }
@@ -170,7 +188,8 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   private waiting(): boolean {
     if (this.finished) return false;
     if ((this.options.link?.backlogBytes() ?? 0) > 0) return true;
-    return !this.reading && (this.current !== undefined || this.ready.length > 0 || this.messages.length > 0);
+    const queued = this.current !== undefined || this.peeked !== undefined || this.ready.length > 0;
+    return !this.reading && (queued || this.messages.length > 0);
   }
 
   private takeReady(): StreamItem | undefined {
@@ -206,7 +225,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
 
   private receive(message: FeedMessage): void {
     if (this.finished) return;
-    if (!this.backlog.admit(bytesOf(message))) {
+    if (!this.backlog.admit(messageBytes(message))) {
       this.drop('size');
       return;
     }
@@ -220,6 +239,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
     const { capBytes, stallMs = 0, link, onTooSlow } = this.options;
     const error = cause === 'size' ? tooSlow(capBytes) : stalled(stallMs);
     this.current = undefined;
+    this.peeked = undefined;
     this.ready = [error];
     onTooSlow?.(cause);
     this.end();
@@ -237,7 +257,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
     }
     if (message.type === 'changes') {
       if (message.version > this.skipThrough) this.ready.push(...message.events);
-      else this.backlog.release(bytesOf(message));
+      else this.backlog.release(messageBytes(message));
     }
     return true;
   }
@@ -275,14 +295,6 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   }
 
   private dropThrough(index: number): void {
-    for (const m of this.messages.splice(0, index + 1)) this.backlog.release(bytesOf(m));
+    for (const m of this.messages.splice(0, index + 1)) this.backlog.release(messageBytes(m));
   }
-}
-
-/** What a feed message adds to a subscriber's queue. */
-function bytesOf(message: FeedMessage): number {
-  if (message.type !== 'changes') return 0;
-  let bytes = 0;
-  for (const event of message.events) bytes += eventBytes(event);
-  return bytes;
 }

@@ -4,6 +4,15 @@
 // for the whole window, something waited for it (events ready, or bytes unsent in its transport)
 // and it took nothing: no event read, no byte of its transport's backlog written.
 
+import { GatewayError } from '../../errors';
+
+/** The last item of a stream whose subscriber read nothing for `stallMs` while events waited. */
+export const stalled = (stallMs: number): GatewayError =>
+  new GatewayError(
+    'RATE_LIMITED',
+    `Read too slowly: nothing read for ${stallMs} ms while events waited; subscribe again with includeCurrent.`,
+  );
+
 export interface StallOptions {
   /** LIVE_MAX_SUBSCRIBER_STALL_MS. */
   readonly stallMs: number;

@@ -4,6 +4,7 @@
 // their upstream calls for the demand planner, and the ONLINE/OFFLINE kinds of the lists whose
 // items only come and go.
 import type { EnumRef, ObjectRef } from '@pothos/core';
+import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
 import { type Context, enterEvent } from '../../context';
 import { GatewayError } from '../../errors';
 import type { LiveEvent, LiveKind, StreamItem } from '../../live';
@@ -50,6 +51,24 @@ function liveEventType<E extends LiveEvent>(spec: LiveEventType<E>) {
   });
 }
 
+/** Operations by identity: yoga's parse cache hands every subscriber of one document the same one. */
+const operationIds = new WeakMap<OperationDefinitionNode, number>();
+let lastOperationId = 0;
+
+/**
+ * What a subscription asks of each event: its operation and variables. Subscribers asking the same
+ * share their events' joins (context.ts, enterEvent), so each one's calls stay within its own plan.
+ */
+function selectionOf(info: GraphQLResolveInfo): string {
+  let id = operationIds.get(info.operation);
+  if (id === undefined) {
+    lastOperationId += 1;
+    id = lastOperationId;
+    operationIds.set(info.operation, id);
+  }
+  return `${id} ${JSON.stringify(info.variableValues)}`;
+}
+
 interface LiveSubscription<E extends LiveEvent> {
   readonly event: LiveEventType<E>;
   readonly description: string;
@@ -75,10 +94,10 @@ export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSu
       },
       subscribe: (_root, args, ctx: Context) => ctx.liveEvents(spec.list, args.includeCurrent ?? false),
       // The stream's last item may be the error that ends it (a refused credential).
-      resolve: (item: StreamItem, _args, ctx) => {
+      resolve: (item: StreamItem, _args, ctx, info) => {
         if (item instanceof GatewayError) throw item;
         // Its joins are resolved with its observation's lookups, shared by the account's subscribers.
-        enterEvent(ctx, item);
+        enterEvent(ctx, spec.list, item, selectionOf(info));
         // An event of this subscription's kind: its stream carries no other (Pothos cannot see that).
         return item as never;
       },

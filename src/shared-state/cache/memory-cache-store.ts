@@ -59,3 +59,7 @@ export class MemoryCacheStore implements CacheStore {
 
 // Digests have no spaces (base64url): the key cannot be confused across credentials.
 const keyOf = (digest: string, generation: number, path: string) => `${digest} ${generation} ${path}`;
+
+/** A store of this process alone, without expiry, of `maxEntries` answers (one live observation's joins). */
+export const unexpiringCacheStore = (maxEntries: number): CacheStore =>
+  new MemoryCacheStore({ ttlMs: 0, maxEntries });

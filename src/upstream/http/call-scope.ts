@@ -60,12 +60,25 @@ export interface CallScope {
    * (src/gateway/limits/demand-control.ts): its calls take them (stages/budget.ts) until it ends.
    */
   reservation?: Reservation;
+  /** 'poll': its reads are paid from the live share of the budget (a live event's joins), not the clients'. */
+  readonly claim?: 'poll';
 }
 
 /** A scope of its own for one operation: no deadline yet, counting into `tally`. */
 export const newScope = (tally?: UpstreamTally): CallScope => ({
   deadline: Number.POSITIVE_INFINITY,
   operation: { predicted: 0, made: 0 },
+  ...(tally ? { tally } : {}),
+});
+
+/**
+ * The scope of one observation's live joins: counted into the subscription's `tally` (its log line)
+ * and into `operation` (that observation's calls), paid from the live share, no deadline of a request.
+ */
+export const liveJoinScope = (tally: UpstreamTally | undefined, operation: OperationCalls): CallScope => ({
+  deadline: Number.POSITIVE_INFINITY,
+  operation,
+  claim: 'poll',
   ...(tally ? { tally } : {}),
 });
 

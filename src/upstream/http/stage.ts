@@ -22,6 +22,8 @@ export interface Call {
   readonly operation?: OperationCalls;
   /** The operation's holds in the budget (its attempts take them first); absent: none. */
   readonly reservation?: Reservation;
+  /** 'poll': a read paid from the live share (CallScope.claim). */
+  readonly claim?: 'poll';
   /**
    * Reads a 2xx answer's JSON into its domain shape as soon as it is parsed (exchange.ts), so the raw
    * JSON and its text are garbage at once rather than carried back up through every stage; absent:

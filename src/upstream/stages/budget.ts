@@ -9,7 +9,7 @@ import { GatewayError } from '../../errors';
 import { type ClaimKind, nextHold, type RateBudget, retryAfterFromMs } from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../http/call-scope';
 import type { UpstreamEvents } from '../http/hooks';
-import type { UpstreamRequest, UpstreamResponse } from '../http/request';
+import type { UpstreamResponse } from '../http/request';
 import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../http/stage';
 
 export interface UpstreamBudget {
@@ -26,9 +26,12 @@ const claims = (budget: UpstreamBudget, kind: ClaimKind): boolean =>
 const BUDGET_MESSAGE =
   "The gateway's budget of ngrok API calls for this credential is spent for now; retry after retryAfter seconds.";
 
-/** Writes first, then client reads, then the live poller (see shared-state/budget/rate-budget.ts for the shares). */
-const kindOf = (request: UpstreamRequest): ClaimKind =>
-  request.method !== 'GET' ? 'mutation' : request.origin === 'poll' ? 'poll' : 'read';
+/**
+ * Writes first, then client reads, then the live share: the poller's walks and live events' joins
+ * (see shared-state/budget/rate-budget.ts for the shares).
+ */
+const kindOf = ({ request, claim }: Call): ClaimKind =>
+  request.method !== 'GET' ? 'mutation' : request.origin === 'poll' || claim === 'poll' ? 'poll' : 'read';
 
 /** A refused claim: already the RATE_LIMITED failure, so without a wait stage it fails at once. */
 class BudgetRefusal extends AttemptFailure {
@@ -45,7 +48,7 @@ export const budgetStage =
   (budget: UpstreamBudget, events: UpstreamEvents | undefined): Stage =>
   (next) =>
   (call) => {
-    const kind = kindOf(call.request);
+    const kind = kindOf(call);
     if (!claims(budget, kind)) return callNext(next, call);
     return budget.store.take(call.digest, kind, nextHold(call.reservation)).then((decision) => {
       if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
@@ -89,7 +92,7 @@ export const budgetWaitStage =
       }
     };
     return (call) => {
-      const kind = kindOf(call.request);
+      const kind = kindOf(call);
       // Nothing claimed, nothing refused: the call goes straight on.
       return claims(budget, kind) ? waiting(call, kind) : callNext(next, call);
     };

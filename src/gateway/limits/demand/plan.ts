@@ -28,6 +28,7 @@ import { MAX_PAGE_SIZE } from '../../../upstream';
 import { ArgumentRefusal, firstOf, idsOf } from './arguments';
 import { collectFields, type Operation, subSelections } from './collect';
 import { fetchCalls } from './fetch-calls';
+import { type ObservationJoins, type StreamCosts, streamCosts, withObservations } from './observation';
 import { RootLookups } from './root-lookups';
 
 export { ArgumentRefusal } from './arguments';
@@ -39,6 +40,8 @@ export interface Plan {
   readonly writes: number;
   /** Objects the answer holds at most (connection, edge and page-info wrappers not counted). */
   readonly objects: number;
+  /** A subscription's: how its events are joined, per observation (`calls` is counted in). */
+  readonly stream?: ObservationJoins;
 }
 
 const NOTHING: Plan = { calls: 0, writes: 0, objects: 0 };
@@ -72,6 +75,8 @@ const declared = (field: GraphQLField<unknown, unknown>): UpstreamCalls | undefi
 class Planner {
   /** Response keys down to the field being planned (an argument refusal names where). */
   private readonly path: string[] = [];
+  /** A subscription's events' joins, priced alone and 100 together (its one root field's). */
+  stream: StreamCosts | undefined;
 
   constructor(
     private readonly op: Operation,
@@ -157,6 +162,10 @@ class Planner {
         return this.join(refers ?? [], declaration.fetching, sets, at);
       case 'get':
         return add({ calls: at.n, writes: 0, objects: 0 }, this.value(field.type, sets, at));
+      case 'stream':
+        // A payload holds one event; the joins of an observation's events are priced in observation.ts.
+        this.stream = streamCosts((events) => this.value(field.type, sets, { ...at, n: at.n * events }));
+        return { ...this.value(field.type, sets, at), calls: 0 };
       case 'write':
         return add(
           { calls: declaration.calls * at.n, writes: declaration.calls * at.n, objects: 0 },
@@ -256,13 +265,16 @@ export interface PlanRequest {
   readonly document: DocumentNode;
   readonly operationName?: string | null;
   readonly variables?: Readonly<Record<string, unknown>> | null;
+  /** MAX_UPSTREAM_CALLS_PER_OPERATION: what a subscription's observations are admitted within. */
+  readonly maxUpstreamCalls?: number;
 }
 
 /**
  * The plan of the operation (NOTHING when the document has no such operation: nothing runs). Throws
  * an ArgumentRefusal for a list argument outside its documented range.
  */
-export function planOperation({ schema, document, operationName, variables }: PlanRequest): Plan {
+export function planOperation(request: PlanRequest): Plan {
+  const { schema, document, operationName, variables } = request;
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return NOTHING;
@@ -275,5 +287,6 @@ export function planOperation({ schema, document, operationName, variables }: Pl
   const planner = new Planner({ schema, fragments, variables: variables ?? {} }, lookups);
   const plan = planner.object(root, [operation.selectionSet], { n: 1, groups: 1 });
   // The root object is no object of the answer.
-  return { ...plan, calls: plan.calls + (lookups?.calls() ?? 0), objects: plan.objects - 1 };
+  const whole = { ...plan, calls: plan.calls + (lookups?.calls() ?? 0), objects: plan.objects - 1 };
+  return planner.stream ? withObservations(whole, planner.stream, request.maxUpstreamCalls) : whole;
 }

@@ -24,7 +24,7 @@ export function planOf(request: PlanRequest): Planned {
   if (!operation || (operation.variableDefinitions?.length ?? 0) > 0) return planned(request);
   const byName = remembered.get(document) ?? new Map<string, Planned>();
   remembered.set(document, byName);
-  const key = operationName ?? '';
+  const key = `${operationName ?? ''} ${request.maxUpstreamCalls ?? ''}`;
   const known = byName.get(key);
   if (known) return known;
   const plan = planned(request);
