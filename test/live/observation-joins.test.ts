@@ -27,7 +27,12 @@ const TUNNELS_JOINED = EVENTS(`id
   endpoint { id node { ... on Endpoint { id domain { id node { ... on ReservedDomain { id } } } } } }`);
 
 /** One walk only: the poller's calls are the first walk's, every later call is a join. */
-const ONE_WALK = { LIVE_POLL_INTERVAL_MS: '600000', UPSTREAM_RATE_LIMIT_PER_MIN: '120' };
+// The events admitted per observation scale with MAX_UPSTREAM_CALLS_PER_OPERATION: the figures here are at 10.
+const ONE_WALK = {
+  LIVE_POLL_INTERVAL_MS: '600000',
+  UPSTREAM_RATE_LIMIT_PER_MIN: '120',
+  MAX_UPSTREAM_CALLS_PER_OPERATION: '10',
+};
 
 const ENDPOINTS_PAGE = 'query { endpoints(first: 100) { nodes { id } } }';
 
