@@ -30,5 +30,9 @@ export function useBudgetHolds(store: RateBudget): Plugin<Context> {
       return release(scope);
     },
   };
-  return { onExecute: () => afterExecution };
+  // Demand control's onExecute has run (reserving) when this one runs: only a reservation needs the end.
+  return {
+    onExecute: ({ args }) =>
+      args.contextValue.upstreamScope.reservation === undefined ? undefined : afterExecution,
+  };
 }

@@ -18,6 +18,7 @@ import type { Plugin } from 'graphql-yoga';
 import { GatewayError } from '../../errors';
 import { ArgumentRefusal } from './demand/plan';
 import { planOf } from './demand/plans';
+import { coerceVariables, VariableRefusal } from './demand/variables';
 
 /** What the live streams offer (src/live/fan-out/event-stream.ts): an observation's items ready together. */
 interface GroupedSource extends AsyncIterator<unknown> {
@@ -142,14 +143,20 @@ export function useObservationJoins(limits: { readonly maxUpstreamCalls: number 
   const subscribe = async (args: ExecutionArgs) => {
     const source = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in source)) return source;
-    const plan = planOf({
-      schema: args.schema as GraphQLSchema,
-      document: args.document,
-      operationName: args.operationName,
-      variables: args.variableValues,
-      maxUpstreamCalls: limits.maxUpstreamCalls,
-    });
-    const joins = plan instanceof ArgumentRefusal ? undefined : plan.stream;
+    const schema = args.schema as GraphQLSchema;
+    // Admitted already (demand-control.ts), so its variables coerce: planned as it was admitted.
+    const variables = coerceVariables(schema, args.document, args.operationName, args.variableValues);
+    const plan =
+      variables instanceof VariableRefusal
+        ? undefined
+        : planOf({
+            schema,
+            document: args.document,
+            operationName: args.operationName,
+            variables,
+            maxUpstreamCalls: limits.maxUpstreamCalls,
+          });
+    const joins = plan === undefined || plan instanceof ArgumentRefusal ? undefined : plan.stream;
     const iterator = source[Symbol.asyncIterator]();
     return new ObservationResults(grouped(iterator), args, joins ?? { together: 1, events: Infinity });
   };
