@@ -10,7 +10,7 @@ import { demoData } from '../../src/sandbox';
 import { type AnswerGate, startAnswerGate } from '../live/answer-gate';
 import { until } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';
-import { payloadsOf, type StreamPayload, type StreamTransport } from '../support/streamed-answers';
+import { ACCEPT, payloadsOf, type StreamPayload, type StreamTransport } from '../support/streamed-answers';
 import { run, wsClient } from '../support/websocket';
 
 const seed = demoData();
@@ -27,8 +27,6 @@ const DEFERRED = `query Deferred($edgeId: ID!, $routeId: ID!) {
 
 /** The deferred fragment's upstream call (GET …/routes/{id}/backend). */
 const isBackend = (_method: string, url: string) => url.endsWith('/backend');
-
-const ACCEPT: Record<StreamTransport, string> = { multipart: 'multipart/mixed', sse: 'text/event-stream' };
 
 /** A streamed answer read as it comes: its payloads so far, whether it ended, and two ways to leave it. */
 async function openStream(url: string, transport: StreamTransport, reqId: string) {

@@ -29,7 +29,11 @@ export interface StreamedAnswer {
   readonly upstreamCalls: UpstreamCalls | undefined;
 }
 
-const ACCEPT: Record<StreamTransport, string> = { multipart: 'multipart/mixed', sse: 'text/event-stream' };
+/** What a client asking for each transport sends as `Accept`. */
+export const ACCEPT: Record<StreamTransport, string> = {
+  multipart: 'multipart/mixed',
+  sse: 'text/event-stream',
+};
 
 /** The JSON payloads of a whole multipart/mixed or SSE body, in order. */
 export function payloadsOf(transport: StreamTransport, body: string): StreamPayload[] {

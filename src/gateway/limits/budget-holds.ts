@@ -7,11 +7,7 @@ import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
 import type { RateBudget } from '../../shared-state';
 import type { CallScope } from '../../upstream';
-
-/** The onExecuteDone hook yoga hands an operation's plugins. */
-type ExecuteDone = NonNullable<
-  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
->;
+import type { ExecuteDone } from '../plugin-hooks';
 
 export function useBudgetHolds(store: RateBudget): Plugin<Context> {
   const release = (scope: CallScope): Promise<void> => {

@@ -5,11 +5,7 @@
 // nothing and carry nothing; neither does a streamed result.
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
-
-/** The onExecuteDone hook yoga hands an operation's plugins. */
-type ExecuteDone = NonNullable<
-  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
->;
+import type { ExecuteDone } from '../plugin-hooks';
 
 const UPSTREAM_BUDGET_EXTENSION = 'upstreamBudget';
 

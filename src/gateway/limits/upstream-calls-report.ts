@@ -2,13 +2,8 @@
 // extensions.upstreamCalls. A streamed answer (@defer, @stream) carries the operation's totals on its
 // last payload (hasNext: false), once every deferred part has run; the payloads before it carry none.
 import type { ExecutionResult } from 'graphql';
-import { isAsyncIterable, type Plugin } from 'graphql-yoga';
-import type { Context } from '../../context';
-
-/** The onExecuteDone hook yoga hands an operation's plugins. */
-type ExecuteDone = NonNullable<
-  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
->;
+import { isAsyncIterable } from 'graphql-yoga';
+import type { ExecuteDone } from '../plugin-hooks';
 
 /** What a stream's onNext hook is handed: one payload, and how to replace it. */
 interface OnNext {
