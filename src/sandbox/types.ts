@@ -9,7 +9,7 @@ import type {
 
 /**
  * The upstream operations; faults, latency and call counts are keyed by these names. The gateway
- * names them alike (upstream/http/request.ts): it may not import the stand-in, nor the stand-in it.
+ * names them alike (upstream/call/request.ts): it may not import the stand-in, nor the stand-in it.
  */
 export const ROUTE_NAMES = [
   'listTunnels',

@@ -39,8 +39,8 @@ import {
   listTunnelsRequest,
   type TunnelPageRequest,
 } from './api/tunnels';
-import type { UpstreamRequest } from './http/request';
-import type { UpstreamKey } from './http/upstream-key';
+import type { UpstreamRequest } from './call/request';
+import type { UpstreamKey } from './call/upstream-key';
 import type { ReadCache } from './read-cache';
 import type { UpstreamTransport } from './transport';
 

@@ -17,7 +17,6 @@ export {
   TUNNEL_SESSIONS,
 } from './api/listed-resources';
 export { MAX_PAGE_SIZE, READINESS_REQUEST } from './api/tunnels';
-export { NgrokClient } from './client';
 export {
   type CallScope,
   liveJoinScope,
@@ -25,10 +24,11 @@ export {
   newTally,
   type OperationCalls,
   type UpstreamTally,
-} from './http/call-scope';
-export type { CircuitState, UpstreamEvents } from './http/hooks';
-export type { /** @internal test seam */ RouteName } from './http/request';
-export { keyDigest, type UpstreamKey, upstreamKey } from './http/upstream-key';
+} from './call/call-scope';
+export type { CircuitState, UpstreamEvents } from './call/hooks';
+export type { /** @internal test seam */ RouteName } from './call/request';
+export { keyDigest, type UpstreamKey, upstreamKey } from './call/upstream-key';
+export { NgrokClient } from './client';
 export { observationCache, ReadCache } from './read-cache';
 export type { UpstreamTracing } from './stages/trace';
 export { type TransportOptions, UpstreamTransport } from './transport';

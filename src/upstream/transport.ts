@@ -2,13 +2,13 @@
 // one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file and one line here.
 
 import { MemoryPauseStore, type PauseStore } from '../shared-state';
-import { type CallScope, NO_SCOPE } from './http/call-scope';
-import { Exchange, type StatusCheck } from './http/exchange';
-import type { CircuitState, UpstreamEvents } from './http/hooks';
-import type { RouteName, UpstreamRequest, UpstreamResponse } from './http/request';
-import { basePathOf, requestPath } from './http/request-path';
-import { AttemptFailure, compose, type Handler } from './http/stage';
-import type { UpstreamKey } from './http/upstream-key';
+import { type CallScope, NO_SCOPE } from './call/call-scope';
+import type { CircuitState, UpstreamEvents } from './call/hooks';
+import type { RouteName, UpstreamRequest, UpstreamResponse } from './call/request';
+import { basePathOf, requestPath } from './call/request-path';
+import { AttemptFailure, compose, type Handler } from './call/stage';
+import type { UpstreamKey } from './call/upstream-key';
+import { Exchange, type StatusCheck } from './exchange/exchange';
 import { breakerStage, CircuitBreaker } from './stages/breaker';
 import { budgetStage, budgetWaitStage, type UpstreamBudget } from './stages/budget';
 import { coalesceStage } from './stages/coalesce';
@@ -23,7 +23,7 @@ import { traceStage, type UpstreamTracing } from './stages/trace';
 export interface TransportOptions {
   readonly baseUrl: string;
   readonly apiVersion: string;
-  /** Deadline of one attempt; the operation's deadline (see http/call-scope.ts) may cut it shorter. */
+  /** Deadline of one attempt; the operation's deadline (see call/call-scope.ts) may cut it shorter. */
   readonly timeoutMs: number;
   /** Open sockets to the upstream at most. */
   readonly connections: number;
@@ -141,7 +141,7 @@ export class UpstreamTransport {
    * Sends one request with the caller's API key, retrying as stages/retry.ts allows within the
    * operation's deadline (the scope of a `scoped` view). Identical GETs in flight for the same key
    * (and the same `shape`) share one upstream call; every stage keys its state by the key's digest,
-   * computed once (http/upstream-key.ts). `shape` reads a 2xx answer into its domain shape as soon as
+   * computed once (call/upstream-key.ts). `shape` reads a 2xx answer into its domain shape as soon as
    * it is parsed (see Call.shape).
    */
   send(

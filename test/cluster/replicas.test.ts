@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountSeed, makeTunnels, newId, type Sandbox, startSandbox } from '../../src/sandbox';
-import { MESSAGES } from '../../src/upstream/http/messages';
+import { MESSAGES } from '../../src/upstream/call/messages';
 import { bundleMain, type GatewayProcess, startProcess } from '../operability/process';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { type GqlResult, postGraphQL } from '../support/stack';

@@ -4,7 +4,7 @@
 // and graphql-ws, and one key never reaches another account's agents.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type AccountSeed, type Fault, joinedAccount, newId, type RouteName } from '../../src/sandbox';
-import { cleanedRefusal } from '../../src/upstream/http/answer-errors';
+import { cleanedRefusal } from '../../src/upstream/exchange/answer-errors';
 import { dataOf, KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 import { run, type WsClient, wsClient } from '../support/websocket';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeTunnels, newId } from '../../src/sandbox';
-import { cleanedRefusal } from '../../src/upstream/http/answer-errors';
+import { cleanedRefusal } from '../../src/upstream/exchange/answer-errors';
 import { dataOf, KEY, OTHER_KEY, type Stack, startStack } from '../support/stack';
 
 const POLICY = 'on_http_request: [{actions: [{type: deny}]}]';

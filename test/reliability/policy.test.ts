@@ -1,8 +1,8 @@
 // The retry policy and Retry-After parsing on their own: which failures are retried, how long the
 // waits are, and that none outlives the deadline.
 import { describe, expect, it } from 'vitest';
-import { MIN_ATTEMPT_MS } from '../../src/upstream/http/call-scope';
-import { retryAfterFromHeader as retryAfterSeconds } from '../../src/upstream/http/retry-after';
+import { MIN_ATTEMPT_MS } from '../../src/upstream/call/call-scope';
+import { retryAfterFromHeader as retryAfterSeconds } from '../../src/upstream/exchange/retry-after';
 import { backoffMs, type FailedAttempt, type RetryPolicy, retryDelay } from '../../src/upstream/stages/retry';
 
 const policy = (random = 0.5): RetryPolicy => ({

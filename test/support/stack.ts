@@ -10,7 +10,7 @@ import { startTracing } from '../../src/gateway/observability';
 import { attachWebSocket } from '../../src/gateway/transports';
 import { createLogger } from '../../src/log';
 import { type AccountSeed, type Sandbox, type SandboxOptions, startSandbox } from '../../src/sandbox';
-import { UPSTREAM_EVENT_NAMES, type UpstreamEvents } from '../../src/upstream/http/hooks';
+import { UPSTREAM_EVENT_NAMES, type UpstreamEvents } from '../../src/upstream/call/hooks';
 import { type Relay, startRelay } from './relay';
 import { takeUpstreamCalls, type UpstreamCalls } from './upstream-calls';
 

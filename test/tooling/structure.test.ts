@@ -70,8 +70,13 @@ const LAYERS: readonly Layer[] = [
   },
   {
     name: 'upstream exchange',
-    why: 'one HTTP exchange, what a call is, the stage contract, the call scope and the hooks',
-    holds: ['src/upstream/http/'],
+    why: 'one HTTP exchange with the upstream: the answer read, its timer, its errors',
+    holds: ['src/upstream/exchange/'],
+  },
+  {
+    name: 'upstream call',
+    why: 'what a call is, the stage contract, the call scope, the hooks and the words of failures',
+    holds: ['src/upstream/call/'],
   },
   {
     name: 'shared state',

@@ -1,7 +1,7 @@
 // One log line per request: request id, operation, status, duration, the upstream calls made for
 // it and the outcome. The request id comes from X-Request-Id when the caller sends a sane one, and
 // is echoed in the response. Upstream calls are counted into the request's tally, which each of its
-// operations' upstream scope carries (src/upstream/http/call-scope.ts), so concurrent requests never mix.
+// operations' upstream scope carries (src/upstream/call/call-scope.ts), so concurrent requests never mix.
 // A streamed answer's line (a subscription, @defer, @stream) is written when its stream ends, once.
 // Errors are tied to their request as they leave execution (./error-requests.ts).
 import { randomUUID } from 'node:crypto';
@@ -89,7 +89,7 @@ type ExecuteDone = NonNullable<
 /** The request log: its yoga plugin, and each request's tally for the upstream scope of its operations. */
 export interface RequestLog {
   readonly plugin: Plugin;
-  /** The tally of a request's upstream work, counted by the transport (see src/upstream/http/call-scope.ts). */
+  /** The tally of a request's upstream work, counted by the transport (see src/upstream/call/call-scope.ts). */
   tallyOf(request: Request): UpstreamTally | undefined;
   /**
    * A graphql-ws operation, which runs on `request` (made for it: ../transports/websocket.ts) with no HTTP answer:

@@ -3,7 +3,7 @@
 // failure after sending, a 5xx included, leaves the outcome unknown: stages/outcome.ts). A 404 is no
 // such online agent; a 400 is the agent's refusal, with the upstream's cleaned reason.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
-import type { RouteName, UpstreamRequest } from '../http/request';
+import type { RouteName, UpstreamRequest } from '../call/request';
 import { writing } from './calls';
 
 export type AgentCommand = 'restart' | 'stop' | 'update';

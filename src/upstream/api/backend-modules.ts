@@ -1,7 +1,7 @@
 // The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
-import type { UpstreamRequest } from '../http/request';
-import type { UpstreamKey } from '../http/upstream-key';
+import type { UpstreamRequest } from '../call/request';
+import type { UpstreamKey } from '../call/upstream-key';
 import type { UpstreamTransport } from '../transport';
 import { readOrNull, writing } from './calls';
 import { type BackendModule, parseBackendModule } from './json/backend-module';

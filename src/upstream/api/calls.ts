@@ -2,11 +2,11 @@
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
 // write, whose failures the resource turns into its domain errors. Most resources declare their
 // calls from a request and a parser with `reading` and `writing`. The parser goes with the call: the
-// answer is read into its domain shape as soon as its JSON is parsed (http/exchange.ts), and identical
+// answer is read into its domain shape as soon as its JSON is parsed (exchange/exchange.ts), and identical
 // reads in flight with the same parser share that one answer (the coalesce stage).
 import { UpstreamError } from '../../errors';
-import { shapedBy, type UpstreamRequest, type UpstreamResponse } from '../http/request';
-import type { UpstreamKey } from '../http/upstream-key';
+import { shapedBy, type UpstreamRequest, type UpstreamResponse } from '../call/request';
+import type { UpstreamKey } from '../call/upstream-key';
 import type { UpstreamTransport } from '../transport';
 
 /** The answer in `parse`'s shape: read as it was parsed (or once here), shared by joined callers. */

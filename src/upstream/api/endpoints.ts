@@ -1,7 +1,7 @@
 // The endpoints resource: GET /endpoints (newest first, limit/before_id paging, a CEL `filter`),
 // GET, POST, PATCH and DELETE. The writes turn the upstream's refusals into domain errors.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
-import type { UpstreamRequest } from '../http/request';
+import type { UpstreamRequest } from '../call/request';
 import { reading, writing } from './calls';
 import { parseEndpoint, parseEndpointPage } from './json/endpoint';
 

@@ -2,8 +2,8 @@
 // CEL `filter`) and a GET by id. The account graph's lists (tunnel sessions, reserved domains,
 // reserved addresses) are three rows here rather than three copies of the same calls.
 
-import type { RouteName, UpstreamRequest } from '../http/request';
-import type { UpstreamKey } from '../http/upstream-key';
+import type { RouteName, UpstreamRequest } from '../call/request';
+import type { UpstreamKey } from '../call/upstream-key';
 import type { UpstreamTransport } from '../transport';
 import { read, readOrNull } from './calls';
 import {

@@ -1,7 +1,7 @@
 // The tunnels resource: GET /tunnels (newest first, limit/before_id paging) and GET /tunnels/{id}.
 
-import type { UpstreamRequest } from '../http/request';
-import type { UpstreamKey } from '../http/upstream-key';
+import type { UpstreamRequest } from '../call/request';
+import type { UpstreamKey } from '../call/upstream-key';
 import type { UpstreamTransport } from '../transport';
 import { reading, readOrNull } from './calls';
 import { parseTunnel, parseTunnelPage, type Tunnel } from './json/tunnel';

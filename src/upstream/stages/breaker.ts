@@ -3,10 +3,10 @@
 // probe's outcome closes the circuit or opens it for another cool-down. The breaker stage asks its
 // consent before each attempt and tells it the outcome.
 import { UpstreamError } from '../../errors';
-import { MIN_ATTEMPT_MS } from '../http/call-scope';
-import type { CircuitState } from '../http/hooks';
-import { MESSAGES } from '../http/messages';
-import { AttemptFailure, asFailure, callNext, type Stage, statusOf } from '../http/stage';
+import { MIN_ATTEMPT_MS } from '../call/call-scope';
+import type { CircuitState } from '../call/hooks';
+import { MESSAGES } from '../call/messages';
+import { AttemptFailure, asFailure, callNext, type Stage, statusOf } from '../call/stage';
 
 export interface BreakerOptions {
   /** Consecutive failures that open the circuit; 0 turns the breaker off. */

@@ -7,10 +7,10 @@
 // An attempt of an admitted operation takes one of the holds its admission reserved, while any is left.
 import { GatewayError } from '../../errors';
 import { type ClaimKind, nextHold, type RateBudget, retryAfterFromMs } from '../../shared-state';
-import { MIN_ATTEMPT_MS } from '../http/call-scope';
-import type { UpstreamEvents } from '../http/hooks';
-import type { UpstreamResponse } from '../http/request';
-import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../http/stage';
+import { MIN_ATTEMPT_MS } from '../call/call-scope';
+import type { UpstreamEvents } from '../call/hooks';
+import type { UpstreamResponse } from '../call/request';
+import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../call/stage';
 
 export interface UpstreamBudget {
   /** Per credential digest, in Redis (shared by replicas) or in this process. */

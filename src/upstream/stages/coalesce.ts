@@ -3,10 +3,10 @@
 // detaches that credential's reads in flight, so a read started once a write has begun never joins
 // an answer that may predate it. The read cache (read-cache.ts) joins its reads the same way.
 import { UpstreamError } from '../../errors';
-import type { UpstreamEvents } from '../http/hooks';
-import { MESSAGES } from '../http/messages';
-import type { UpstreamResponse } from '../http/request';
-import type { Call, Stage } from '../http/stage';
+import type { UpstreamEvents } from '../call/hooks';
+import { MESSAGES } from '../call/messages';
+import type { UpstreamResponse } from '../call/request';
+import type { Call, Stage } from '../call/stage';
 
 /** Work under way, keyed by credential digest and path; each entry goes when its promise settles. */
 export class InFlight<E extends { readonly promise: Promise<unknown> }> {

@@ -3,7 +3,7 @@
 // failure says so (details.outcome 'UNKNOWN'), so a client reads back instead of assuming nothing
 // happened. A command the upstream forwards (to an agent) is unknown after a 5xx too.
 import { type ErrorCode, UpstreamError } from '../../errors';
-import { AttemptFailure, callNext, type Stage, statusOf } from '../http/stage';
+import { AttemptFailure, callNext, type Stage, statusOf } from '../call/stage';
 
 /** Failures without a readable refusal from the upstream: the write's fate is unknown. */
 const UNCERTAIN: ReadonlySet<ErrorCode> = new Set([

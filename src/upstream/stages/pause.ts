@@ -4,10 +4,10 @@
 // their deadline.
 import { GatewayError, UpstreamError } from '../../errors';
 import { MAX_PAUSE_MS, type PauseStore, retryAfterFromMs } from '../../shared-state';
-import { MIN_ATTEMPT_MS } from '../http/call-scope';
-import type { UpstreamEvents } from '../http/hooks';
-import { MESSAGES } from '../http/messages';
-import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../http/stage';
+import { MIN_ATTEMPT_MS } from '../call/call-scope';
+import type { UpstreamEvents } from '../call/hooks';
+import { MESSAGES } from '../call/messages';
+import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../call/stage';
 
 export class CredentialPause {
   /** `store` keeps each credential digest's pause end (Date.now() clock): in process, or Redis. */

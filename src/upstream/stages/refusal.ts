@@ -3,8 +3,8 @@
 // each at most, not one per request. The memory is bounded (least recently used out first).
 import { LRUCache } from 'lru-cache';
 import { GatewayError, UpstreamError } from '../../errors';
-import { MESSAGES } from '../http/messages';
-import { AttemptFailure, callNext, type Stage } from '../http/stage';
+import { MESSAGES } from '../call/messages';
+import { AttemptFailure, callNext, type Stage } from '../call/stage';
 
 /** Digests of refused credentials, each for its time to live; at most `maxEntries` of them. */
 export class RefusedCredentials {

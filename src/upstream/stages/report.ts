@@ -1,8 +1,8 @@
 // Reports every attempt sent to the upstream (the attempt hook, for metrics) and counts it into the
 // request's tally: its status, or the error code when no answer came; and counts each call started
 // into its operation (extensions.upstreamCalls.made) once, however often it is resent.
-import type { UpstreamEvents } from '../http/hooks';
-import { asFailure, callNext, type Stage, statusOf } from '../http/stage';
+import type { UpstreamEvents } from '../call/hooks';
+import { asFailure, callNext, type Stage, statusOf } from '../call/stage';
 
 /** Reports every attempt sent: its status, or the error code when no answer came. */
 export const reportStage =

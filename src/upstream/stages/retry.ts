@@ -1,10 +1,10 @@
 // When a failed upstream attempt is worth another try, and after how long (a pure policy), and the
 // retry loop that asks it: the attempts of one call, as many as the policy and the deadline allow.
 import type { ErrorCode } from '../../errors';
-import { MIN_ATTEMPT_MS } from '../http/call-scope';
-import type { UpstreamEvents } from '../http/hooks';
-import type { UpstreamResponse } from '../http/request';
-import { AttemptFailure, callNext, type Delivery, type Stage, sleep, statusOf } from '../http/stage';
+import { MIN_ATTEMPT_MS } from '../call/call-scope';
+import type { UpstreamEvents } from '../call/hooks';
+import type { UpstreamResponse } from '../call/request';
+import { AttemptFailure, callNext, type Delivery, type Stage, sleep, statusOf } from '../call/stage';
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */

@@ -2,10 +2,10 @@
 // stage that holds one slot for each attempt. Excess calls wait in a bounded FIFO queue; past its
 // bound, or past the operation's deadline, they fail.
 import { GatewayError, UpstreamError } from '../../errors';
-import type { UpstreamEvents } from '../http/hooks';
-import { MESSAGES } from '../http/messages';
-import type { UpstreamResponse } from '../http/request';
-import { AttemptFailure, asFailure, type Call, callNext, type Stage, statusOf } from '../http/stage';
+import type { UpstreamEvents } from '../call/hooks';
+import { MESSAGES } from '../call/messages';
+import type { UpstreamResponse } from '../call/request';
+import { AttemptFailure, asFailure, type Call, callNext, type Stage, statusOf } from '../call/stage';
 
 export type Release = () => void;
 

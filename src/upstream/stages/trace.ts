@@ -11,8 +11,8 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { UpstreamError } from '../../errors';
-import type { RouteName } from '../http/request';
-import { AttemptFailure, type AttemptTrace, type Stage } from '../http/stage';
+import type { RouteName } from '../call/request';
+import { AttemptFailure, type AttemptTrace, type Stage } from '../call/stage';
 
 export interface UpstreamTracing {
   readonly tracer: Tracer;

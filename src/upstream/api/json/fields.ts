@@ -2,7 +2,7 @@
 // mistyped required field is UPSTREAM_BAD_RESPONSE. Optional fields come back as undefined, never null.
 import { GatewayError } from '../../../errors';
 import { type IdKind, isBackendId, isIdOf, kindOf } from '../../../ids';
-import { badResponseMessage } from '../../http/messages';
+import { badResponseMessage } from '../../call/messages';
 
 export type Json = Record<string, unknown>;
 

@@ -4,8 +4,8 @@
 // chunks are gathered as they come.
 import type { Dispatcher } from 'undici';
 import { UpstreamError, type UpstreamInfo } from '../../errors';
+import { MESSAGES } from '../call/messages';
 import { checkedOperationId } from './answer-errors';
-import { MESSAGES } from './messages';
 import { type AttemptTimeout, attemptTimeout } from './timeout';
 
 /** What came back: the status, the headers and the body's JSON (undefined: empty, or not JSON on a 5xx). */

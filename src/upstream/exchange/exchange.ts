@@ -3,11 +3,11 @@
 // that touches the socket pool.
 import { Pool, errors as undiciErrors } from 'undici';
 import { GatewayError, UpstreamError } from '../../errors';
+import { MESSAGES } from '../call/messages';
+import { shapedBy, type UpstreamResponse } from '../call/request';
+import { AttemptFailure, type Call } from '../call/stage';
 import { answerError } from './answer-errors';
-import { MESSAGES } from './messages';
 import { type Answer, headerValue, Reading } from './reading';
-import { shapedBy, type UpstreamResponse } from './request';
-import { AttemptFailure, type Call } from './stage';
 
 export interface ExchangeOptions {
   readonly baseUrl: string;

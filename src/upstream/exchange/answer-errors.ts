@@ -1,7 +1,7 @@
 // An upstream error answer (status, body, headers) as the gateway's error: a table of rules, the
 // first that matches names the code.
 import { type ErrorCode, UpstreamError, type UpstreamInfo } from '../../errors';
-import { MESSAGES } from './messages';
+import { MESSAGES } from '../call/messages';
 import { retryAfterFromHeader } from './retry-after';
 
 /** Authentication failures come back as 403 with one of these codes (observed, not documented). */
