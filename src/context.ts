@@ -23,7 +23,9 @@ export interface Caller {
   readonly scopes: readonly TokenScope[];
 }
 
-export interface Context extends Lookups {
+export interface Context {
+  /** This operation's lookups, one per kind (lookups/), reading through `client`. */
+  readonly lookups: Lookups;
   /** This operation's deadline and its request's tally, carried by every upstream call it makes. */
   readonly upstreamScope: CallScope;
   /** The upstream client for this request's credential; its calls refuse when there is none. */
@@ -53,7 +55,7 @@ export interface Context extends Lookups {
  * two observations.
  */
 export function enterEvent(ctx: Context, list: LiveKind, event: Observed, selection: string): void {
-  Object.assign(ctx, ctx.eventLookups(list, event, selection));
+  Object.assign(ctx, { lookups: ctx.eventLookups(list, event, selection) });
 }
 
 export function createContext(
@@ -69,7 +71,7 @@ export function createContext(
   return {
     upstreamScope,
     client,
-    ...lookupsOf(client),
+    lookups: lookupsOf(client),
     scopes: caller?.scopes ?? [],
     authenticated: caller !== null,
     liveEvents: (kind, includeCurrent) => {

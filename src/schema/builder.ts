@@ -5,6 +5,7 @@ import RelayPlugin from '@pothos/plugin-relay';
 import type { Context } from '../context';
 import { inlineRead } from './inline-reads';
 import { decodeNodeId } from './relay/node-ids';
+import { wrapper } from './upstream-calls';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -52,7 +53,13 @@ export const builder = new SchemaBuilder<{
     encodeGlobalID: (_typename, id) => String(id),
     decodeGlobalID: (globalID) => decodeNodeId(globalID),
     nodeTypeOptions: { description: 'An object with an id that `node` and `nodes` can fetch.' },
-    pageInfoTypeOptions: { description: 'Where a page of a connection stands in the whole list.' },
+    pageInfoTypeOptions: {
+      description: 'Where a page of a connection stands in the whole list.',
+      ...wrapper,
+    },
+    // Connections and their edges carry objects; the demand planner counts those, not the wrappers.
+    defaultConnectionTypeOptions: wrapper,
+    defaultEdgeTypeOptions: wrapper,
     // node and nodes are defined in relay/nodes.ts, over the operation's lookups.
     nodeQueryOptions: false,
     nodesQueryOptions: false,

@@ -2,14 +2,9 @@
 // the demand planner (src/gateway/limits/demand/) predicts an operation's calls from the schema alone:
 // a field that fetches and declares nothing is caught by the planner's property test.
 import type { IdKind } from '../ids';
+import type { Fetching, NodeResource } from '../resources';
 
-/**
- * How the objects of one kind are fetched when several are asked for in one batch (one DataLoader
- * dispatch): `list-by-ids` is one filtered list call per 100 distinct ids; `get-each` one GET per
- * distinct id; `list-then-get` one list of the newest 100 (when two or more are asked) and then one
- * GET per id it missed (an upstream list without an id filter: /tunnels).
- */
-export type Fetching = 'list-by-ids' | 'get-each' | 'list-then-get';
+export type { Fetching };
 
 /** The object type of a kind and how it is fetched. */
 export interface Fetched {
@@ -19,6 +14,18 @@ export interface Fetched {
 
 /** The kinds an id can name, and how each is fetched; a kind left out resolves to null, no call. */
 export type FetchingByKind = Readonly<Partial<Record<IdKind, Fetched>>>;
+
+/** How `resource` is fetched by id (node, nodes, its by-id field), from its descriptor. */
+export const fetchedById = (resource: NodeResource): Fetched => ({
+  typename: resource.typeName,
+  fetching: resource.byId,
+});
+
+/** How `resource` is fetched by reference (Ref.node), from its descriptor. */
+export const fetchedByReference = (resource: NodeResource): Fetched => ({
+  typename: resource.typeName,
+  fetching: resource.byReference,
+});
 
 export type UpstreamCalls =
   /**
@@ -48,3 +55,11 @@ export const UPSTREAM_CALLS = 'upstreamCalls';
 
 /** The field option that declares `calls`: `{ ...upstreamCalls({ kind: 'page' }) }`. */
 export const upstreamCalls = (calls: UpstreamCalls) => ({ extensions: { [UPSTREAM_CALLS]: calls } });
+
+export const WRAPPER = 'upstreamWrapper';
+
+/**
+ * The option of a type that wraps objects rather than being one of the account's (a connection, its
+ * edges, PageInfo, Ref): the planner counts the objects it carries, not the wrapper.
+ */
+export const wrapper = { extensions: { [WRAPPER]: true } } as const;

@@ -1,6 +1,7 @@
 // The upstream client: one per request's API key (with its digest, computed once), over the shared
 // transport and read cache; every call it sends carries that key.
 import { missingCredential } from '../errors';
+import type { BackendModule, Endpoint, Resource } from '../resources';
 import { type AgentCommand, commandTunnelSession } from './api/agent-commands';
 import {
   type BackendModuleInput,
@@ -15,30 +16,16 @@ import {
   createEndpoint,
   deleteEndpoint,
   type EndpointFields,
-  type EndpointPageRequest,
-  listEndpoints,
-  listEndpointsRequest,
   updateEndpoint,
 } from './api/endpoints';
-import type { BackendModule } from './api/json/backend-module';
-import type { Endpoint, EndpointPage } from './api/json/endpoint';
-import type { Tunnel, TunnelPage } from './api/json/tunnel';
 import {
   getItem,
   getItemRequest,
   type ListedPage,
   type ListedPageRequest,
-  type ListedResource,
   listItems,
   listItemsRequest,
-} from './api/listed-resources';
-import {
-  getTunnel,
-  getTunnelRequest,
-  listTunnels,
-  listTunnelsRequest,
-  type TunnelPageRequest,
-} from './api/tunnels';
+} from './api/items';
 import type { UpstreamRequest } from './call/request';
 import type { UpstreamKey } from './call/upstream-key';
 import type { ReadCache } from './read-cache';
@@ -96,16 +83,6 @@ export class NgrokClient {
     return this.cache ? this.cache.write(key.digest, run) : run();
   }
 
-  listTunnels(page: TunnelPageRequest): Promise<TunnelPage> {
-    return this.read(listTunnelsRequest, listTunnels, page, (result) =>
-      this.asRead(result.tunnels, getTunnelRequest),
-    );
-  }
-
-  getTunnel(id: string): Promise<Tunnel | null> {
-    return this.read(getTunnelRequest, getTunnel, id);
-  }
-
   getBackendModule(route: RouteKey): Promise<BackendModule | null> {
     return this.read(getBackendRequest, getBackendModule, route);
   }
@@ -116,11 +93,6 @@ export class NgrokClient {
 
   deleteBackendModule(route: RouteKey): Promise<void> {
     return this.write((key) => deleteBackendModule(this.transport, key, route));
-  }
-
-  /** The gateway reads endpoints by id through a filtered list, never GET /endpoints/{id}. */
-  listEndpoints(page: EndpointPageRequest): Promise<EndpointPage> {
-    return this.read(listEndpointsRequest, listEndpoints, page);
   }
 
   createCloudEndpoint(input: CloudEndpointInput): Promise<Endpoint> {
@@ -135,20 +107,28 @@ export class NgrokClient {
     return this.write((key) => deleteEndpoint(this.transport, key, id));
   }
 
-  /** A page of a listed resource (tunnel sessions, reserved domains, reserved addresses). */
+  /**
+   * A page of a kind's list. For a kind read by GET, each item it holds is what its own GET would
+   * answer: the cache answers a later GET of it. (A kind read by id through its filtered list is
+   * never GET: its items are not stored twice.)
+   */
   listItems<T extends { readonly id: string }>(
-    resource: ListedResource<T>,
+    resource: Resource<T>,
     page: ListedPageRequest,
   ): Promise<ListedPage<T>> {
+    const related =
+      resource.byId === 'list-by-ids'
+        ? undefined
+        : (result: ListedPage<T>) => this.asRead(result.items, (id) => getItemRequest(resource, id));
     return this.read(
       (p: ListedPageRequest) => listItemsRequest(resource, p),
       (transport, key, p) => listItems(transport, key, resource, p),
       page,
-      (result) => this.asRead(result.items, (id) => getItemRequest(resource, id)),
+      related,
     );
   }
 
-  getItem<T extends { readonly id: string }>(resource: ListedResource<T>, id: string): Promise<T | null> {
+  getItem<T extends { readonly id: string }>(resource: Resource<T>, id: string): Promise<T | null> {
     return this.read(
       (i: string) => getItemRequest(resource, i),
       (transport, key, i) => getItem(transport, key, resource, i),

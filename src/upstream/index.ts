@@ -1,22 +1,12 @@
 // The upstream as the rest of the gateway sees it: the client, the transport and the domain types.
 
+export type { BackendModule, Endpoint, Tunnel, TunnelSession } from '../resources';
 export type { AgentCommand } from './api/agent-commands';
 export type { BackendModuleInput, RouteKey } from './api/backend-modules';
-export { anyOf, equals } from './api/cel';
+export { equals } from './api/cel';
 export { compileEndpointFilter, type EndpointFilterSpec, matchesNothing } from './api/endpoint-filter';
 export type { EndpointFields } from './api/endpoints';
-export type { ReservedAddress, ReservedDomain, TunnelSession } from './api/json/account-graph';
-export type { BackendModule } from './api/json/backend-module';
-export type { Endpoint } from './api/json/endpoint';
-export type { Ref } from './api/json/fields';
-export type { Tunnel, TunnelLabel, TunnelProtocol } from './api/json/tunnel';
-export {
-  type ListedResource,
-  RESERVED_ADDRESSES,
-  RESERVED_DOMAINS,
-  TUNNEL_SESSIONS,
-} from './api/listed-resources';
-export { MAX_PAGE_SIZE, READINESS_REQUEST } from './api/tunnels';
+export { type ListedPage, type ListedPageRequest, MAX_PAGE_SIZE, READINESS_REQUEST } from './api/items';
 export {
   type CallScope,
   liveJoinScope,

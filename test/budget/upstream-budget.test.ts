@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
+import { TUNNEL } from '../../src/resources';
 import { type AccountSeed, newId, type Sandbox, startSandbox } from '../../src/sandbox';
 import type { ClaimKind, RateBudget } from '../../src/shared-state';
-import { listTunnelsRequest } from '../../src/upstream/api/tunnels';
+import { listItemsRequest } from '../../src/upstream/api/items';
 import type { UpstreamEvents } from '../../src/upstream/call/hooks';
 import { upstreamKey } from '../../src/upstream/call/upstream-key';
 import { UpstreamTransport } from '../../src/upstream/transport';
@@ -168,7 +169,7 @@ describe('the budget stage', () => {
     sandbox.resetCalls();
     const store = scriptedBudget(1, 10);
     const transport = transportWith(store);
-    const poll = listTunnelsRequest({ limit: 100, origin: 'poll' });
+    const poll = listItemsRequest(TUNNEL, { limit: 100, origin: 'poll' });
     // No deadline at all (the poller runs outside operations): a poll still does not wait.
     const failure = await transport.send(upstreamKey(KEY), poll).catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: 'RATE_LIMITED', details: { retryAfter: 1 } });

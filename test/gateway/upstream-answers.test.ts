@@ -1,9 +1,12 @@
 // How upstream answers, good and bad, become GraphQL answers: error codes and what the upstream
 // JSON is read into (upstream-variants.test.ts: upstreams that answer unlike the stand-in).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TUNNEL } from '../../src/resources';
+import { parseBackendModule } from '../../src/resources/kinds/backend-module';
+
+const parseTunnel = TUNNEL.parse;
+
 import { makeTunnels, newId } from '../../src/sandbox';
-import { parseBackendModule } from '../../src/upstream/api/json/backend-module';
-import { parseTunnel } from '../../src/upstream/api/json/tunnel';
 import { dataOf, KEY, type Stack, startStack } from '../support/stack';
 
 const tunnels = makeTunnels(5, { seed: 21 });

@@ -6,10 +6,11 @@ import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider } from '@open
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGateway, transportOptions } from '../../src/app';
 import { ConfigError, defaultConfig, loadConfig } from '../../src/config';
+import { TUNNEL } from '../../src/resources';
 import { startSandbox } from '../../src/sandbox';
 import type { ClaimKind, RateBudget } from '../../src/shared-state';
 import { UpstreamTransport, upstreamKey } from '../../src/upstream';
-import { getTunnelRequest } from '../../src/upstream/api/tunnels';
+import { getItemRequest } from '../../src/upstream/api/items';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver';
 import { type RecordingProxy, startRecordingProxy } from '../support/relay';
 import { KEY, startStack } from '../support/stack';
@@ -42,9 +43,9 @@ describe('an attempt that waited for the upstream budget', () => {
     try {
       const operation = provider.getTracer('test').startSpan('operation');
       const scope = { deadline: performance.now() + 5_000, trace: trace.setSpan(ROOT_CONTEXT, operation) };
-      expect((await transport.scoped(scope).send(upstreamKey(KEY), getTunnelRequest(oldest))).status).toBe(
-        200,
-      );
+      expect(
+        (await transport.scoped(scope).send(upstreamKey(KEY), getItemRequest(TUNNEL, oldest))).status,
+      ).toBe(200);
       const [span] = exporter.getFinishedSpans();
       expect(span?.parentSpanContext?.spanId).toBe(operation.spanContext().spanId);
       expect(span?.attributes).toMatchObject({

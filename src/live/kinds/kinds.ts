@@ -2,12 +2,14 @@
 // changes go to, and how two observations of it differ. Everything else in live/ is the same for
 // every kind.
 import {
+  ENDPOINT,
   type Endpoint,
-  type NgrokClient,
-  TUNNEL_SESSIONS,
+  TUNNEL,
+  TUNNEL_SESSION,
   type Tunnel,
   type TunnelSession,
-} from '../../upstream';
+} from '../../resources';
+import type { NgrokClient } from '../../upstream';
 import type { Listed, Snapshot } from '../snapshots/snapshot';
 import { type EndpointEventPayload, endpointChanges, endpointEvent } from './endpoint-events';
 import { type PresenceKind, presenceChanges } from './presence-events';
@@ -87,20 +89,14 @@ const presenceRules = <T extends Listed, E extends LiveEvent>(
 const tunnels = presenceRules<Tunnel, TunnelEventPayload>(
   'tunnels',
   'tunnelEvents',
-  async (client, beforeId) => {
-    const page = await client.listTunnels({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
-    return { items: page.tunnels, nextPageUri: page.nextPageUri };
-  },
+  (client, beforeId) => client.listItems(TUNNEL, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
   tunnelEvent,
 );
 
 const endpoints = rulesOf<Endpoint, EndpointEventPayload>(
   'endpoints',
   'endpointEvents',
-  async (client, beforeId) => {
-    const page = await client.listEndpoints({ limit: PAGE_LIMIT, beforeId, origin: 'poll' });
-    return { items: page.endpoints, nextPageUri: page.nextPageUri };
-  },
+  (client, beforeId) => client.listItems(ENDPOINT, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
   (endpoint, at) => endpointEvent('ONLINE', endpoint, at),
   endpointChanges,
 );
@@ -108,7 +104,7 @@ const endpoints = rulesOf<Endpoint, EndpointEventPayload>(
 const tunnelSessions = presenceRules<TunnelSession, TunnelSessionEventPayload>(
   'tunnel_sessions',
   'tunnelSessionEvents',
-  (client, beforeId) => client.listItems(TUNNEL_SESSIONS, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
+  (client, beforeId) => client.listItems(TUNNEL_SESSION, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
   tunnelSessionEvent,
 );
 

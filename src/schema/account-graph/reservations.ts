@@ -1,28 +1,21 @@
 // Reservations: the ReservedDomain and ReservedAddress nodes, their connections and by-id fields,
 // and the endpoints on each (ReservedDomain.endpoints, ReservedAddress.endpoints, filtered upstream).
-import type { ReservedAddress, ReservedDomain } from '../../upstream';
-import { RESERVED_ADDRESS_CURSOR, RESERVED_DOMAIN_CURSOR } from '../relay/cursors';
+import {
+  RESERVED_ADDRESS,
+  RESERVED_DOMAIN,
+  type ReservedAddress,
+  type ReservedDomain,
+} from '../../resources';
+import { isNodeOf } from '../relay/node-ids';
 import { refTo } from '../relay/refs';
-import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
+import { endpointsReferring, listedNodeRef, listedQueries } from './listed-nodes';
 
-const domainSpec = {
-  name: 'ReservedDomain',
-  kind: 'reservedDomain',
-  lookup: (ctx) => ctx.reservedDomains,
-} as const satisfies Parameters<typeof listedNodeRef<ReservedDomain>>[0];
-
-const addressSpec = {
-  name: 'ReservedAddress',
-  kind: 'reservedAddress',
-  lookup: (ctx) => ctx.reservedAddresses,
-} as const satisfies Parameters<typeof listedNodeRef<ReservedAddress>>[0];
-
-const ReservedDomainNode = listedNodeRef<ReservedDomain>(domainSpec);
-const ReservedAddressNode = listedNodeRef<ReservedAddress>(addressSpec);
+const ReservedDomainNode = listedNodeRef<ReservedDomain>(RESERVED_DOMAIN);
+const ReservedAddressNode = listedNodeRef<ReservedAddress>(RESERVED_ADDRESS);
 
 ReservedDomainNode.implement({
   description: 'A domain reserved on the account (rd_…).',
-  isTypeOf: isListedKind('reservedDomain'),
+  isTypeOf: isNodeOf(RESERVED_DOMAIN),
   fields: (t) => ({
     domain: t.exposeString('domain', { description: 'The hostname, e.g. app.example.com.' }),
     region: t.exposeString('region', {
@@ -45,7 +38,7 @@ ReservedDomainNode.implement({
 
 ReservedAddressNode.implement({
   description: 'A TCP address reserved on the account (ra_…).',
-  isTypeOf: isListedKind('reservedAddress'),
+  isTypeOf: isNodeOf(RESERVED_ADDRESS),
   fields: (t) => ({
     addr: t.exposeString('addr', { description: 'hostname:port, e.g. 1.tcp.ngrok.io:20000.' }),
     region: t.exposeString('region', { nullable: true, description: 'The region it is reserved in.' }),
@@ -56,9 +49,8 @@ ReservedAddressNode.implement({
 });
 
 listedQueries(ReservedDomainNode, {
-  ...domainSpec,
+  resource: RESERVED_DOMAIN,
   list: 'reservedDomains',
-  cursor: RESERVED_DOMAIN_CURSOR,
   listDescription: 'Reserved domains, newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when the account has no reserved domain with this id.',
   connection: 'A page of reserved domains.',
@@ -66,9 +58,8 @@ listedQueries(ReservedDomainNode, {
 });
 
 listedQueries(ReservedAddressNode, {
-  ...addressSpec,
+  resource: RESERVED_ADDRESS,
   list: 'reservedAddresses',
-  cursor: RESERVED_ADDRESS_CURSOR,
   listDescription:
     'Reserved TCP addresses, newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when the account has no reserved address with this id.',

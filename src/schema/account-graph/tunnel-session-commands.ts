@@ -5,6 +5,7 @@
 
 import { InvalidInputError } from '../../errors';
 import { isIdOf, quote } from '../../ids';
+import { TUNNEL_SESSION } from '../../resources';
 import type { AgentCommand } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
@@ -54,7 +55,7 @@ writeMutation('commandTunnelSession', {
     if (!isIdOf(id, 'tunnelSession'))
       throw new InvalidInputError(`id ${quote(id)} is not a tunnel session id (ts_…).`, 'id');
     // Sent or not, this operation no longer trusts what it read of the agent.
-    ctx.tunnelSessions.changed(id);
+    ctx.lookups.of(TUNNEL_SESSION).changed(id);
     await refusalShown(ctx.client.commandTunnelSession(id, command), withReason);
     return { id, command };
   },

@@ -1,22 +1,16 @@
 // Agents: the TunnelSession node (an online agent's connection to ngrok), `tunnelSessions`,
 // `tunnelSession(id)`, and the endpoints an agent serves (TunnelSession.endpoints, filtered upstream).
-import type { TunnelSession } from '../../upstream';
-import { TUNNEL_SESSION_CURSOR } from '../relay/cursors';
+import { TUNNEL_SESSION, type TunnelSession } from '../../resources';
+import { isNodeOf } from '../relay/node-ids';
 import { refTo } from '../relay/refs';
-import { endpointsReferring, isListedKind, listedNodeRef, listedQueries } from './listed-nodes';
+import { endpointsReferring, listedNodeRef, listedQueries } from './listed-nodes';
 
-const spec = {
-  name: 'TunnelSession',
-  kind: 'tunnelSession',
-  lookup: (ctx) => ctx.tunnelSessions,
-} as const satisfies Parameters<typeof listedNodeRef<TunnelSession>>[0];
-
-export const TunnelSessionNode = listedNodeRef<TunnelSession>(spec);
+export const TunnelSessionNode = listedNodeRef<TunnelSession>(TUNNEL_SESSION);
 
 TunnelSessionNode.implement({
   description:
     "A running ngrok agent's connection to ngrok (the dashboard's \"Agents\"): the upstream's tunnel\nsession. Listed only while online.",
-  isTypeOf: isListedKind('tunnelSession'),
+  isTypeOf: isNodeOf(TUNNEL_SESSION),
   fields: (t) => ({
     agentVersion: t.exposeString('agentVersion', {
       nullable: true,
@@ -48,9 +42,8 @@ TunnelSessionNode.implement({
 });
 
 listedQueries(TunnelSessionNode, {
-  ...spec,
+  resource: TUNNEL_SESSION,
   list: 'tunnelSessions',
-  cursor: TUNNEL_SESSION_CURSOR,
   listDescription:
     'Online agents (tunnel sessions), newest first. Forward paging: first (1..100, default 20) and after.',
   oneDescription: 'Null when no online tunnel session has this id.',

@@ -3,6 +3,7 @@
 import { badInput, InvalidInputError, type RefusedInputError } from '../../errors';
 import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../../ids';
 import type { LoadedBackendModule } from '../../lookups';
+import { BACKEND_MODULE } from '../../resources';
 import type { BackendModuleInput, RouteKey } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown } from '../mutation-errors';
@@ -10,7 +11,7 @@ import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 import { writeMutation } from '../write-mutations';
 
-const BackendModuleType = builder.objectRef<LoadedBackendModule>('BackendModule');
+const BackendModuleType = builder.objectRef<LoadedBackendModule>(BACKEND_MODULE.typeName);
 
 BackendModuleType.implement({
   description: 'The backend attached to a route of an HTTPS edge.',
@@ -74,7 +75,7 @@ builder.queryField('httpsEdgeRouteBackend', (t) =>
     resolve: (_root, route, ctx) => {
       const invalid = invalidRouteField(route);
       if (invalid) throw badInput(invalid.message);
-      return ctx.backendModules.load(route);
+      return ctx.lookups.backendModules.load(route);
     },
   }),
 );
@@ -127,7 +128,7 @@ writeMutation('replaceHttpsEdgeRouteBackend', {
       throw new InvalidInputError(`backendId ${quote(input.backendId)} is not a backend id.`, 'backendId');
     }
     // A failed write may still have landed: this operation reads the route again.
-    ctx.backendModules.changed(route);
+    ctx.lookups.backendModules.changed(route);
     const stored = await refusalShown(
       ctx.client.replaceBackendModule(route, {
         backendId: input.backendId,
@@ -136,8 +137,8 @@ writeMutation('replaceHttpsEdgeRouteBackend', {
       inSchemaTerms,
     );
     const module = { edgeId: route.edgeId, routeId: route.routeId, ...stored };
-    if (module.backend) ctx.backendModules.saved(module);
-    else ctx.backendModules.deleted(route);
+    if (module.backend) ctx.lookups.backendModules.saved(module);
+    else ctx.lookups.backendModules.deleted(route);
     return module;
   },
 });
@@ -149,7 +150,7 @@ writeMutation('deleteHttpsEdgeRouteBackend', {
   errors: [MUTATION_ERRORS, 'The route, or why not.'],
   resolve: async (input, ctx) => {
     const route = checkedRoute(input);
-    await ctx.backendModules.deleting(route, () => ctx.client.deleteBackendModule(route));
+    await ctx.lookups.backendModules.deleting(route, () => ctx.client.deleteBackendModule(route));
     return { edgeId: route.edgeId, routeId: route.routeId };
   },
 });

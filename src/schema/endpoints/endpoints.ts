@@ -2,15 +2,18 @@
 // limit/before_id paging) and `endpoint(id)`.
 import { badInput } from '../../errors';
 import {
-  compileEndpointFilter,
+  ENDPOINT,
   type Endpoint,
-  type EndpointFilterSpec,
-  matchesNothing,
-} from '../../upstream';
+  RESERVED_ADDRESS,
+  RESERVED_DOMAIN,
+  TUNNEL,
+  TUNNEL_SESSION,
+} from '../../resources';
+import { compileEndpointFilter, type EndpointFilterSpec, matchesNothing } from '../../upstream';
 import { builder } from '../builder';
 import { inlineRead } from '../inline-reads';
 import { byIdField } from '../relay/by-id-field';
-import { ENDPOINT_CURSOR } from '../relay/cursors';
+import { cursorOf } from '../relay/cursors';
 import { EMPTY_SLICE, forwardPage } from '../relay/forward-connection';
 import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
@@ -27,13 +30,10 @@ const EndpointTypeEnum = builder.enumType('EndpointType', {
 });
 const TYPES = new Set(['agent', 'cloud']);
 
-/** Endpoints asked for by id or by reference: one list call filtered by id per 100 distinct ids. */
-export const ENDPOINT_BY_ID = { typename: 'Endpoint', fetching: 'list-by-ids' } as const;
-
-export const EndpointNode = builder.nodeRef<Endpoint>('Endpoint', {
+export const EndpointNode = builder.nodeRef<Endpoint>(ENDPOINT.typeName, {
   id: {
     resolve: (endpoint) => endpoint.id,
-    description: "The upstream's own identifier (ep_…).",
+    description: `The upstream's own identifier (${ENDPOINT.prefix}_…).`,
     ...inlineRead,
   },
 });
@@ -84,14 +84,14 @@ EndpointNode.implement({
       nullable: true,
       description: 'Where an agent endpoint forwards traffic; null for cloud endpoints.',
     }),
-    domain: t.field({ ...refTo(['reservedDomain'], (e) => e.domain), description: 'Its reserved domain.' }),
-    tcpAddr: t.field({ ...refTo(['reservedAddress'], (e) => e.tcpAddr), description: 'Its TCP address.' }),
+    domain: t.field({ ...refTo([RESERVED_DOMAIN], (e) => e.domain), description: 'Its reserved domain.' }),
+    tcpAddr: t.field({ ...refTo([RESERVED_ADDRESS], (e) => e.tcpAddr), description: 'Its TCP address.' }),
     tunnel: t.field({
-      ...refTo(['tunnel'], (e) => e.tunnel),
+      ...refTo([TUNNEL], (e) => e.tunnel),
       description: 'The agent tunnel serving it (agent endpoints).',
     }),
     tunnelSession: t.field({
-      ...refTo(['tunnelSession'], (e) => e.tunnelSession),
+      ...refTo([TUNNEL_SESSION], (e) => e.tunnelSession),
       description: 'The agent session serving it (agent endpoints).',
     }),
     principal: t.field({ ...refTo([], (e) => e.principal), description: 'Who created it.' }),
@@ -132,8 +132,8 @@ function filterSpec(filter: FilterArgs | null | undefined): EndpointFilterSpec {
 
 /** A page of endpoints: `endpoints`, and the endpoints of an agent or a reservation (the reverse joins). */
 export const EndpointConnection = builder.connectionObject(
-  { type: EndpointNode, name: 'EndpointConnection', description: 'A page of endpoints.' },
-  { name: 'EndpointEdge', description: 'One endpoint of a page, with its cursor.' },
+  { type: EndpointNode, name: `${ENDPOINT.typeName}Connection`, description: 'A page of endpoints.' },
+  { name: `${ENDPOINT.typeName}Edge`, description: 'One endpoint of a page, with its cursor.' },
 );
 
 builder.queryField('endpoints', (t) =>
@@ -145,19 +145,14 @@ builder.queryField('endpoints', (t) =>
       ...upstreamCalls({ kind: 'page' }),
       args: { filter: t.arg({ type: EndpointFilterInput, description: 'Which endpoints (default all).' }) },
       resolve: (_root, args, ctx) =>
-        forwardPage('endpoints', args, ENDPOINT_CURSOR, async (first, beforeId) => {
+        forwardPage('endpoints', args, cursorOf(ENDPOINT), async (first, beforeId) => {
           const spec = filterSpec(args.filter);
           if (matchesNothing(spec)) return EMPTY_SLICE;
-          return ctx.endpoints.page(first, beforeId, compileEndpointFilter(spec));
+          return ctx.lookups.of(ENDPOINT).page(first, beforeId, compileEndpointFilter(spec));
         }),
     },
     EndpointConnection,
   ),
 );
 
-byIdField('endpoint', EndpointNode, {
-  kind: 'endpoint',
-  description: 'Null when the account has no endpoint with this id.',
-  fetched: ENDPOINT_BY_ID,
-  load: (ctx, id) => ctx.endpoints.load(id),
-});
+byIdField('endpoint', EndpointNode, ENDPOINT, 'Null when the account has no endpoint with this id.');

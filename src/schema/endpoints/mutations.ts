@@ -1,9 +1,11 @@
 // The endpoint writes: createCloudEndpoint, updateEndpoint and deleteEndpoint. Each tells the
 // operation's endpoint lookup what it did, so later reads in the operation see the write, and
 // announces it to the account's endpointEvents subscribers at once.
+
 import type { Context } from '../../context';
 import { InvalidInputError } from '../../errors';
 import { isIdOf, quote } from '../../ids';
+import { ENDPOINT } from '../../resources';
 import type { Endpoint, EndpointFields } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown, withReason } from '../mutation-errors';
@@ -71,7 +73,7 @@ function updateFields(input: { [K in keyof EndpointFields]?: Given<EndpointField
 
 /** The endpoint as the write stored it: told to the operation's lookup and to the subscribers. */
 async function stored(ctx: Context, type: 'created' | 'updated', endpoint: Endpoint): Promise<Endpoint> {
-  ctx.endpoints.saved(endpoint);
+  ctx.lookups.of(ENDPOINT).saved(endpoint);
   await ctx.endpointWritten({ type, endpoint });
   return endpoint;
 }
@@ -109,7 +111,7 @@ writeMutation('updateEndpoint', {
     const id = checkedId(given);
     const fields = updateFields(changes);
     // A failed write may still have landed: this operation reads the endpoint again.
-    ctx.endpoints.changed(id);
+    ctx.lookups.of(ENDPOINT).changed(id);
     return stored(ctx, 'updated', await refusalShown(ctx.client.updateEndpoint(id, fields), withReason));
   },
 });
@@ -121,7 +123,9 @@ writeMutation('deleteEndpoint', {
   errors: [MUTATION_ERRORS, 'The deleted id, or why not.'],
   resolve: async (input, ctx) => {
     const id = checkedId(input.id);
-    await ctx.endpoints.deleting(id, () => refusalShown(ctx.client.deleteEndpoint(id), withReason));
+    await ctx.lookups
+      .of(ENDPOINT)
+      .deleting(id, () => refusalShown(ctx.client.deleteEndpoint(id), withReason));
     await ctx.endpointWritten({ type: 'deleted', id });
     return { id };
   },

@@ -1,29 +1,28 @@
 // A query field that reads one node by its id (tunnel, endpoint, tunnelSession, …): the id checked
 // for its kind, loaded through the operation's lookup of that kind, null when there is none.
 import type { ObjectRef } from '@pothos/core';
-import type { Context } from '../../context';
+import type { NodeResource } from '../../resources';
 import { builder, type SchemaTypes } from '../builder';
-import { type Fetched, upstreamCalls } from '../upstream-calls';
-import { idArgDescription, type NodeKind, nodeIdOf } from './node-ids';
+import { fetchedById, upstreamCalls } from '../upstream-calls';
+import { idArgDescription, nodeIdOf } from './node-ids';
 
-interface ByIdField<T> {
-  readonly kind: NodeKind;
-  readonly description: string;
-  /** How the lookup fetches this kind, for the demand planner. */
-  readonly fetched: Fetched;
-  load(ctx: Context, id: string): Promise<T | null>;
-}
-
-export function byIdField<T>(name: string, node: ObjectRef<SchemaTypes, T>, spec: ByIdField<T>): void {
+/** `name(id: ID!)`: the `resource` with this id, or null. */
+export function byIdField<T>(
+  name: string,
+  node: ObjectRef<SchemaTypes, T>,
+  resource: NodeResource,
+  description: string,
+): void {
   builder.queryField(name, (t) =>
     t.field({
       type: node,
       nullable: true,
-      description: spec.description,
-      args: { id: t.arg.id({ required: true, description: idArgDescription(spec.kind) }) },
-      ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { [spec.kind]: spec.fetched } }),
+      description,
+      args: { id: t.arg.id({ required: true, description: idArgDescription(resource) }) },
+      ...upstreamCalls({ kind: 'lookup', arg: 'id', fetching: { [resource.kind]: fetchedById(resource) } }),
       // As never: Pothos cannot follow a generic node type to its resolver's answer.
-      resolve: (_root, { id }, ctx) => spec.load(ctx, nodeIdOf(id, spec.kind)) as never,
+      resolve: (_root, { id }, ctx) =>
+        ctx.lookups.ofKind(resource.kind).load(nodeIdOf(id, resource)) as never,
     }),
   );
 }

@@ -3,49 +3,23 @@
 
 import type { Context } from '../../context';
 import { badInput } from '../../errors';
-import { listedById } from '../account-graph/listed-nodes';
+import { NODE_RESOURCES } from '../../resources';
 import { builder } from '../builder';
-import { ENDPOINT_BY_ID } from '../endpoints/endpoints';
-import { TUNNEL_BY_ID } from '../tunnels/tunnels';
-import { type FetchingByKind, upstreamCalls } from '../upstream-calls';
-import { decodeNodeId, type NodeKind, nodeKindOf } from './node-ids';
+import { type FetchingByKind, fetchedById, fetchedByReference, upstreamCalls } from '../upstream-calls';
+import { decodeNodeId, nodeKindOf } from './node-ids';
 import { RefType } from './refs';
-
-interface NodeLookup {
-  load(id: string): Promise<unknown>;
-  loadMany(ids: readonly string[]): Promise<unknown[]>;
-}
-
-/** The operation's lookup of each node kind (context.ts). */
-const LOOKUPS: Record<NodeKind, (ctx: Context) => NodeLookup> = {
-  tunnel: (ctx) => ctx.tunnels,
-  endpoint: (ctx) => ctx.endpoints,
-  tunnelSession: (ctx) => ctx.tunnelSessions,
-  reservedDomain: (ctx) => ctx.reservedDomains,
-  reservedAddress: (ctx) => ctx.reservedAddresses,
-};
 
 const MAX_IDS = 100;
 
-/** The account graph's kinds: one filtered list call per 100 ids of a batch (ListedLookup). */
-const ACCOUNT_GRAPH: FetchingByKind = {
-  tunnelSession: listedById('TunnelSession'),
-  reservedDomain: listedById('ReservedDomain'),
-  reservedAddress: listedById('ReservedAddress'),
-};
+/** What node and nodes fetch, by the id's kind. */
+const BY_ID: FetchingByKind = Object.fromEntries(NODE_RESOURCES.map((r) => [r.kind, fetchedById(r)]));
 
-/** What node and nodes fetch, by the id's kind (the lookups of LOOKUPS). */
-const BY_ID: FetchingByKind = { tunnel: TUNNEL_BY_ID, endpoint: ENDPOINT_BY_ID, ...ACCOUNT_GRAPH };
+/** What Ref.node fetches, by the id's kind (tunnels: the newest 100 listed first, then a GET each missed). */
+const BY_REFERENCE: FetchingByKind = Object.fromEntries(
+  NODE_RESOURCES.map((r) => [r.kind, fetchedByReference(r)]),
+);
 
-/**
- * What Ref.node fetches: endpoints as by id; tunnels through TunnelLookup.loadReference, which lists the
- * newest 100 first when a batch holds two or more, then GETs the ids the list missed.
- */
-const BY_REFERENCE: FetchingByKind = {
-  tunnel: { typename: 'Tunnel', fetching: 'list-then-get' },
-  endpoint: ENDPOINT_BY_ID,
-  ...ACCOUNT_GRAPH,
-};
+const NODE_TYPES = NODE_RESOURCES.map((r) => r.typeName).join(', ');
 
 async function resolveNodes(ids: readonly string[], ctx: Context): Promise<unknown[]> {
   if (ids.length > MAX_IDS) throw badInput(`nodes takes at most ${MAX_IDS} ids, got ${ids.length}.`);
@@ -54,10 +28,10 @@ async function resolveNodes(ids: readonly string[], ctx: Context): Promise<unkno
   const kinds = ids.map(nodeKindOf);
   const results: unknown[] = ids.map(() => null);
   await Promise.all(
-    (Object.keys(LOOKUPS) as NodeKind[]).map(async (kind) => {
-      const positions = kinds.flatMap((k, i) => (k === kind ? [i] : []));
+    NODE_RESOURCES.map(async (resource) => {
+      const positions = kinds.flatMap((k, i) => (k === resource.kind ? [i] : []));
       if (positions.length === 0) return;
-      const loaded = await LOOKUPS[kind](ctx).loadMany(positions.map((i) => ids[i] ?? ''));
+      const loaded = await ctx.lookups.ofKind(resource.kind).loadMany(positions.map((i) => ids[i] ?? ''));
       positions.forEach((position, j) => {
         results[position] = loaded[j];
       });
@@ -98,16 +72,15 @@ builder.objectField(RefType, 'node', (t) =>
   t.field({
     type: builder.nodeInterfaceRef(),
     nullable: true,
-    description:
-      'The object this reference points at, when this schema serves its type (Tunnel, Endpoint,\nTunnelSession, ReservedDomain, ReservedAddress) and it still exists; else null. The references of\none response are fetched together (one upstream list call per 100 ids of a kind, never one call per\nreference).',
+    description: `The object this reference points at, when this schema serves its type\n(${NODE_TYPES}) and it still exists; else null.\nThe references of one response are fetched together (one upstream list call per 100 ids of a kind,\nnever one call per reference).`,
     ...upstreamCalls({ kind: 'join', fetching: BY_REFERENCE }),
     resolve: (ref, _args, ctx) => {
       // By prefix, and only a kind its field declares: any other id (whatever the upstream sent) is
       // null with no call, as the planner predicted.
       const kind = nodeKindOf(ref.id);
       if (kind === undefined || !ref.to.includes(kind)) return null;
-      // Tunnels by reference: a list of the newest first (see BY_REFERENCE).
-      return kind === 'tunnel' ? ctx.tunnels.loadReference(ref.id) : LOOKUPS[kind](ctx).load(ref.id);
+      // As the kind's descriptor says (BY_REFERENCE): tunnels through a list of the newest first.
+      return ctx.lookups.ofKind(kind).loadReference(ref.id);
     },
   }),
 );

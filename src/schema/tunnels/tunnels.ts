@@ -1,9 +1,16 @@
 // Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
-import type { TunnelLabel as Label, TunnelProtocol as Protocol, Tunnel } from '../../upstream';
+import {
+  ENDPOINT,
+  type TunnelLabel as Label,
+  type TunnelProtocol as Protocol,
+  TUNNEL,
+  TUNNEL_SESSION,
+  type Tunnel,
+} from '../../resources';
 import { builder } from '../builder';
 import { inlineRead } from '../inline-reads';
 import { byIdField } from '../relay/by-id-field';
-import { TUNNEL_CURSOR } from '../relay/cursors';
+import { cursorOf } from '../relay/cursors';
 import { forwardPage } from '../relay/forward-connection';
 import { refsTo, refTo, requiredRefTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
@@ -26,11 +33,12 @@ const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
   }),
 });
 
-/** A tunnel asked for by id: one GET per distinct id (the upstream's /tunnels has no id filter). */
-export const TUNNEL_BY_ID = { typename: 'Tunnel', fetching: 'get-each' } as const;
-
-export const TunnelNode = builder.nodeRef<Tunnel>('Tunnel', {
-  id: { resolve: (tunnel) => tunnel.id, description: 'The upstream tunnel id (tn_…).', ...inlineRead },
+export const TunnelNode = builder.nodeRef<Tunnel>(TUNNEL.typeName, {
+  id: {
+    resolve: (tunnel) => tunnel.id,
+    description: `The upstream tunnel id (${TUNNEL.prefix}_…).`,
+    ...inlineRead,
+  },
 });
 
 TunnelNode.implement({
@@ -59,11 +67,11 @@ TunnelNode.implement({
     }),
     region: t.exposeString('region', { description: 'The region where the tunnel runs (us, eu, ap, …).' }),
     tunnelSession: t.field({
-      ...requiredRefTo(['tunnelSession'], (tunnel) => tunnel.tunnelSession),
+      ...requiredRefTo([TUNNEL_SESSION], (tunnel) => tunnel.tunnelSession),
       description: 'The tunnel session on which this tunnel was started.',
     }),
     endpoint: t.field({
-      ...refTo(['endpoint'], (tunnel) => tunnel.endpoint),
+      ...refTo([ENDPOINT], (tunnel) => tunnel.endpoint),
       description: 'The ephemeral endpoint of an agent-initiated tunnel.',
     }),
     labels: t.expose('labels', {
@@ -90,16 +98,13 @@ builder.queryField('tunnels', (t) =>
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
       ...upstreamCalls({ kind: 'page' }),
       resolve: (_root, args, ctx) =>
-        forwardPage('tunnels', args, TUNNEL_CURSOR, (first, beforeId) => ctx.tunnels.page(first, beforeId)),
+        forwardPage('tunnels', args, cursorOf(TUNNEL), (first, beforeId) =>
+          ctx.lookups.of(TUNNEL).page(first, beforeId),
+        ),
     },
-    { name: 'TunnelConnection', description: 'A page of online tunnels.' },
-    { name: 'TunnelEdge', description: 'One tunnel of a page, with its cursor.' },
+    { name: `${TUNNEL.typeName}Connection`, description: 'A page of online tunnels.' },
+    { name: `${TUNNEL.typeName}Edge`, description: 'One tunnel of a page, with its cursor.' },
   ),
 );
 
-byIdField('tunnel', TunnelNode, {
-  kind: 'tunnel',
-  description: 'Null when no online tunnel has this id.',
-  fetched: TUNNEL_BY_ID,
-  load: (ctx, id) => ctx.tunnels.load(id),
-});
+byIdField('tunnel', TunnelNode, TUNNEL, 'Null when no online tunnel has this id.');

@@ -3,16 +3,17 @@
 // failure after sending, a 5xx included, leaves the outcome unknown: stages/outcome.ts). A 404 is no
 // such online agent; a 400 is the agent's refusal, with the upstream's cleaned reason.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
+import { routeCall } from '../../resources/routes';
 import type { RouteName, UpstreamRequest } from '../call/request';
 import { writing } from './calls';
 
 export type AgentCommand = 'restart' | 'stop' | 'update';
 
-const ROUTES: Readonly<Record<AgentCommand, RouteName>> = {
+const ROUTES = {
   restart: 'restartTunnelSession',
   stop: 'stopTunnelSession',
   update: 'updateTunnelSession',
-};
+} as const satisfies Readonly<Record<AgentCommand, RouteName>>;
 
 function refused(error: unknown, id: string): unknown {
   if (!(error instanceof UpstreamError)) return error;
@@ -24,9 +25,7 @@ function refused(error: unknown, id: string): unknown {
 
 export const commandTunnelSession = writing(
   (id: string, command: AgentCommand): UpstreamRequest => ({
-    route: ROUTES[command],
-    method: 'POST',
-    segments: ['tunnel_sessions', id, command],
+    ...routeCall(ROUTES[command], { id }),
     body: {},
     forwarded: true,
   }),

@@ -1,10 +1,12 @@
-// The backend module of an HTTPS edge route: PUT, GET and DELETE /edges/https/{edge_id}/routes/{id}/backend.
+// The backend module of an HTTPS edge route (resources/kinds/backend-module.ts): its GET, PUT and DELETE.
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
+import type { BackendModule } from '../../resources';
+import { parseBackendModule } from '../../resources/kinds/backend-module';
+import { routeCall } from '../../resources/routes';
 import type { UpstreamRequest } from '../call/request';
 import type { UpstreamKey } from '../call/upstream-key';
 import type { UpstreamTransport } from '../transport';
 import { readOrNull, writing } from './calls';
-import { type BackendModule, parseBackendModule } from './json/backend-module';
 
 export interface RouteKey {
   readonly edgeId: string;
@@ -17,13 +19,10 @@ export interface BackendModuleInput {
   readonly enabled?: boolean;
 }
 
-const segmentsOf = (route: RouteKey) => ['edges', 'https', route.edgeId, 'routes', route.routeId, 'backend'];
+const paramsOf = (route: RouteKey) => ({ edge_id: route.edgeId, id: route.routeId });
 
-export const getBackendRequest = (route: RouteKey): UpstreamRequest => ({
-  route: 'getBackend',
-  method: 'GET',
-  segments: segmentsOf(route),
-});
+export const getBackendRequest = (route: RouteKey): UpstreamRequest =>
+  routeCall('getBackend', paramsOf(route));
 
 // Upstream validation codes that name the part of the domain input at fault.
 const INPUT_BY_ERROR_CODE: Readonly<Record<string, keyof BackendModuleInput>> = {
@@ -83,9 +82,7 @@ export async function getBackendModule(
 
 export const replaceBackendModule = writing(
   (route: RouteKey, input: BackendModuleInput): UpstreamRequest => ({
-    route: 'replaceBackend',
-    method: 'PUT',
-    segments: segmentsOf(route),
+    ...routeCall('replaceBackend', paramsOf(route)),
     body: { backend_id: input.backendId, ...(input.enabled === undefined ? {} : { enabled: input.enabled }) },
   }),
   parseBackendModule,
@@ -93,11 +90,7 @@ export const replaceBackendModule = writing(
 );
 
 export const deleteBackendModule = writing(
-  (route: RouteKey): UpstreamRequest => ({
-    route: 'deleteBackend',
-    method: 'DELETE',
-    segments: segmentsOf(route),
-  }),
+  (route: RouteKey): UpstreamRequest => routeCall('deleteBackend', paramsOf(route)),
   () => undefined,
   domainError,
 );

@@ -1,7 +1,7 @@
 // The three ways a resource calls the upstream with the caller's API key, each reading the answer
 // into the domain's shape: a read; a read of one item, where a 404 is no such item (null); and a
-// write, whose failures the resource turns into its domain errors. Most resources declare their
-// calls from a request and a parser with `reading` and `writing`. The parser goes with the call: the
+// write, whose failures the resource turns into its domain errors; `writing` declares a write from
+// its request, parser and refusals. The parser goes with the call: the
 // answer is read into its domain shape as soon as its JSON is parsed (exchange/exchange.ts), and identical
 // reads in flight with the same parser share that one answer (the coalesce stage).
 import { UpstreamError } from '../../errors';
@@ -65,15 +65,6 @@ type Call<A extends unknown[], T> = (
   key: UpstreamKey,
   ...args: A
 ) => Promise<T>;
-
-/** A read: the request its arguments make, and the parser of the answer. */
-export const reading =
-  <A extends unknown[], T>(
-    request: (...args: A) => UpstreamRequest,
-    parse: (json: unknown) => T,
-  ): Call<A, T> =>
-  (transport, key, ...args) =>
-    read(transport, key, request(...args), parse);
 
 /** A write: its request, its parser, and its refusals as domain errors (told the call's arguments). */
 export const writing =

@@ -1,20 +1,10 @@
-// The endpoints resource: GET /endpoints (newest first, limit/before_id paging, a CEL `filter`),
-// GET, POST, PATCH and DELETE. The writes turn the upstream's refusals into domain errors.
+// The endpoints' writes: create (POST), update (PATCH) and delete, their refusals turned into domain
+// errors (the reads are every kind's: items.ts).
 import { NotFoundError, RefusedInputError, UpstreamError } from '../../errors';
+import { ENDPOINT } from '../../resources';
+import { routeCall } from '../../resources/routes';
 import type { UpstreamRequest } from '../call/request';
-import { reading, writing } from './calls';
-import { parseEndpoint, parseEndpointPage } from './json/endpoint';
-
-export interface EndpointPageRequest {
-  /** 1..100, the upstream's own bounds. */
-  readonly limit: number;
-  /** Only endpoints created before this one (the upstream's cursor). */
-  readonly beforeId?: string;
-  /** A CEL expression (compileEndpointFilter); absent: every endpoint. */
-  readonly filter?: string;
-  /** 'poll': the live poller's walk (see UpstreamRequest.origin). */
-  readonly origin?: 'poll';
-}
+import { writing } from './calls';
 
 /** The fields a write may send; absent ones are not sent, "" clears description and metadata. */
 export interface EndpointFields {
@@ -30,14 +20,6 @@ export type CloudEndpointInput = EndpointFields & { readonly url: string; readon
 
 /** The part of a write at fault: a field, or the endpoint itself (an agent endpoint is read-only). */
 type EndpointInputKey = keyof EndpointFields | 'id';
-
-export const listEndpointsRequest = (page: EndpointPageRequest): UpstreamRequest => ({
-  route: 'listEndpoints',
-  method: 'GET',
-  segments: ['endpoints'],
-  query: { limit: page.limit, before_id: page.beforeId, filter: page.filter },
-  ...(page.origin ? { origin: page.origin } : {}),
-});
 
 const BODY_KEYS: Record<keyof EndpointFields, string> = {
   url: 'url',
@@ -84,36 +66,26 @@ function domainError(error: unknown, id?: string): unknown {
   return error;
 }
 
-export const listEndpoints = reading(listEndpointsRequest, parseEndpointPage);
-
 export const createEndpoint = writing(
   (input: CloudEndpointInput): UpstreamRequest => ({
-    route: 'createEndpoint',
-    method: 'POST',
-    segments: ['endpoints'],
+    ...routeCall('createEndpoint'),
     body: { type: 'cloud', ...bodyOf(input) },
   }),
-  parseEndpoint,
+  ENDPOINT.parse,
   (error) => domainError(error),
 );
 
 export const updateEndpoint = writing(
   (id: string, fields: EndpointFields): UpstreamRequest => ({
-    route: 'updateEndpoint',
-    method: 'PATCH',
-    segments: ['endpoints', id],
+    ...routeCall('updateEndpoint', { id }),
     body: bodyOf(fields),
   }),
-  parseEndpoint,
+  ENDPOINT.parse,
   domainError,
 );
 
 export const deleteEndpoint = writing(
-  (id: string): UpstreamRequest => ({
-    route: 'deleteEndpoint',
-    method: 'DELETE',
-    segments: ['endpoints', id],
-  }),
+  (id: string): UpstreamRequest => routeCall('deleteEndpoint', { id }),
   () => undefined,
   domainError,
 );

@@ -1,4 +1,5 @@
 // What clients read when an upstream call fails: the gateway's own words, never upstream text.
+import { BAD_RESPONSE } from '../../resources/json';
 
 export const MESSAGES = {
   UNAUTHENTICATED: 'The ngrok API refused the credential.',
@@ -8,14 +9,10 @@ export const MESSAGES = {
   RATE_LIMITED: 'The ngrok API rate limit was reached; retry later.',
   UPSTREAM_UNAVAILABLE: 'The ngrok API is unavailable.',
   UPSTREAM_TIMEOUT: 'The ngrok API did not answer in time.',
-  UPSTREAM_BAD_RESPONSE: 'The ngrok API sent a response the gateway could not read.',
+  UPSTREAM_BAD_RESPONSE: BAD_RESPONSE,
   CIRCUIT_OPEN: 'The ngrok API is failing; the gateway pauses calls to it for a moment. Retry shortly.',
   QUEUE_FULL: 'Too many simultaneous ngrok API calls for this credential; retry shortly.',
   PAUSED:
     'The ngrok API rate-limited this credential; the gateway sends nothing for it until Retry-After has passed.',
   UNEXPECTED: 'Unexpected error while calling the ngrok API.',
 } as const;
-
-/** UPSTREAM_BAD_RESPONSE naming what was wrong with a body that parsed (our words, no upstream text). */
-export const badResponseMessage = (what: string): string =>
-  `${MESSAGES.UPSTREAM_BAD_RESPONSE.slice(0, -1)} (${what}).`;

@@ -1,28 +1,8 @@
 // The shape of one upstream call as every stage sees it: what to send, and what came back.
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+import type { Method, RouteName } from '../../resources';
 
-/** The upstream operations; metrics and logs name routes by these, never by ids. */
-export type RouteName =
-  | 'listTunnels'
-  | 'getTunnel'
-  | 'replaceBackend'
-  | 'getBackend'
-  | 'deleteBackend'
-  | 'listEndpoints'
-  | 'getEndpoint'
-  | 'createEndpoint'
-  | 'updateEndpoint'
-  | 'deleteEndpoint'
-  | 'listTunnelSessions'
-  | 'getTunnelSession'
-  | 'restartTunnelSession'
-  | 'stopTunnelSession'
-  | 'updateTunnelSession'
-  | 'listReservedDomains'
-  | 'getReservedDomain'
-  | 'listReservedAddrs'
-  | 'getReservedAddr';
+export type { Method, RouteName };
 
 export interface UpstreamRequest {
   readonly route: RouteName;

@@ -11,7 +11,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { UpstreamError } from '../../errors';
-import type { RouteName } from '../call/request';
+import { urlTemplate } from '../../resources/routes';
 import { AttemptFailure, type AttemptTrace, type Stage } from '../call/stage';
 
 export interface UpstreamTracing {
@@ -19,29 +19,6 @@ export interface UpstreamTracing {
   /** Writes the attempt's context into its request headers (W3C trace context). */
   readonly propagator: TextMapPropagator;
 }
-
-/** Each route's path template, as the upstream documents it (OTel: url.template). */
-const URL_TEMPLATES: Readonly<Record<RouteName, string>> = {
-  listTunnels: '/tunnels',
-  getTunnel: '/tunnels/{id}',
-  getBackend: '/edges/https/{edge_id}/routes/{id}/backend',
-  replaceBackend: '/edges/https/{edge_id}/routes/{id}/backend',
-  deleteBackend: '/edges/https/{edge_id}/routes/{id}/backend',
-  listEndpoints: '/endpoints',
-  createEndpoint: '/endpoints',
-  getEndpoint: '/endpoints/{id}',
-  updateEndpoint: '/endpoints/{id}',
-  deleteEndpoint: '/endpoints/{id}',
-  listTunnelSessions: '/tunnel_sessions',
-  getTunnelSession: '/tunnel_sessions/{id}',
-  restartTunnelSession: '/tunnel_sessions/{id}/restart',
-  stopTunnelSession: '/tunnel_sessions/{id}/stop',
-  updateTunnelSession: '/tunnel_sessions/{id}/update',
-  listReservedDomains: '/reserved_domains',
-  getReservedDomain: '/reserved_domains/{id}',
-  listReservedAddrs: '/reserved_addrs',
-  getReservedAddr: '/reserved_addrs/{id}',
-};
 
 // OpenTelemetry's HTTP client span attributes (semantic conventions), spelled out: the constants
 // package costs a megabyte of heap at start-up even when tracing is off.
@@ -72,7 +49,8 @@ export function traceStage(tracing: UpstreamTracing, baseUrl: string): Stage {
     const parent = call.trace;
     if (parent === undefined) return next(call);
     const { method, route } = call.request;
-    const template = URL_TEMPLATES[route];
+    // The route's path template, as the upstream documents it (OTel: url.template).
+    const template = urlTemplate(route);
     const span = tracing.tracer.startSpan(
       `${method} ${template}`,
       {

@@ -23,7 +23,12 @@ import {
 } from 'graphql';
 import { GatewayError } from '../../../errors';
 import { kindOf } from '../../../ids';
-import { type FetchingByKind, UPSTREAM_CALLS, type UpstreamCalls } from '../../../schema/upstream-calls';
+import {
+  type FetchingByKind,
+  UPSTREAM_CALLS,
+  type UpstreamCalls,
+  WRAPPER,
+} from '../../../schema/upstream-calls';
 import { MAX_PAGE_SIZE } from '../../../upstream';
 import { ArgumentRefusal, firstOf, idsOf } from './arguments';
 import { collectFields, type Operation, subSelections } from './collect';
@@ -64,10 +69,11 @@ const larger = (a: Plan, b: Plan): Plan => ({
 });
 
 /**
- * Wrappers, not objects of the account: a page's (counted through the items it carries) and a
- * reference's (counted with the object that holds it; the object it names counts when joined).
+ * Wrappers, not objects of the account, as the schema marks them (upstream-calls.ts `wrapper`): a
+ * page's (counted through the items it carries) and a reference's (counted with the object that
+ * holds it; the object it names counts when joined).
  */
-const SCAFFOLD = /(?:Connection|Edge)$|^(?:PageInfo|Ref)$/;
+const isWrapper = (type: GraphQLObjectType): boolean => type.extensions?.[WRAPPER] === true;
 
 const declared = (field: GraphQLField<unknown, unknown>): UpstreamCalls | undefined =>
   field.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined;
@@ -92,7 +98,7 @@ class Planner {
     items = 1,
     refers?: readonly string[],
   ): Plan {
-    let plan: Plan = { calls: 0, writes: 0, objects: SCAFFOLD.test(type.name) ? 0 : at.n };
+    let plan: Plan = { calls: 0, writes: 0, objects: isWrapper(type) ? 0 : at.n };
     for (const [key, nodes] of collectFields(this.op, type, sets)) {
       this.path.push(key);
       plan = add(plan, this.field(type, nodes, at, items, refers));

@@ -1,16 +1,19 @@
-// An endpoint and a page of endpoints as the upstream sends them, read into the domain's shape.
-// Fields that do not apply arrive absent or empty (""): both read as undefined.
+// Endpoints: an endpoint as the upstream sends it, read into the domain's shape (fields that do not
+// apply arrive absent or empty, "": both read as undefined), and the kind's descriptor. The gateway
+// reads endpoints by id through the filtered list, never GET /endpoints/{id}.
+
+import { ENDPOINT_ID, TUNNEL_ID, TUNNEL_SESSION_ID } from '../id-kinds';
 import {
   badResponse,
   type Json,
   object,
   optionalRef,
   optionalString,
-  page,
   type Ref,
   requiredId,
   requiredString,
-} from './fields';
+} from '../json';
+import type { Resource } from '../resource';
 
 export interface Endpoint {
   readonly id: string;
@@ -35,11 +38,6 @@ export interface Endpoint {
   readonly principal?: Ref;
 }
 
-export interface EndpointPage {
-  readonly endpoints: readonly Endpoint[];
-  readonly nextPageUri: string | null;
-}
-
 const WHERE = 'endpoint';
 
 /** An optional string where "" means "does not apply". */
@@ -58,12 +56,12 @@ function poolingEnabled(v: unknown): boolean {
   return v;
 }
 
-export function parseEndpoint(v: unknown): Endpoint {
+function parseEndpoint(v: unknown): Endpoint {
   const o = object(v, WHERE);
   const url = present(o, 'url') ?? present(o, 'public_url');
   if (url === undefined) throw badResponse('endpoint.url is missing');
   return {
-    id: requiredId(o, 'id', WHERE, 'endpoint'),
+    id: requiredId(o, 'id', WHERE, ENDPOINT_ID),
     url,
     type: requiredString(o, 'type', WHERE),
     bindings: bindings(o.bindings),
@@ -79,13 +77,28 @@ export function parseEndpoint(v: unknown): Endpoint {
     upstreamUrl: present(o, 'upstream_url'),
     domain: optionalRef(o.domain, 'endpoint.domain', 'any'),
     tcpAddr: optionalRef(o.tcp_addr, 'endpoint.tcp_addr', 'any'),
-    tunnel: optionalRef(o.tunnel, 'endpoint.tunnel', 'tunnel'),
-    tunnelSession: optionalRef(o.tunnel_session, 'endpoint.tunnel_session', 'tunnelSession'),
+    tunnel: optionalRef(o.tunnel, 'endpoint.tunnel', TUNNEL_ID),
+    tunnelSession: optionalRef(o.tunnel_session, 'endpoint.tunnel_session', TUNNEL_SESSION_ID),
     principal: optionalRef(o.principal, 'endpoint.principal', 'any'),
   };
 }
 
-export function parseEndpointPage(v: unknown): EndpointPage {
-  const { items, nextPageUri } = page(v, 'endpoints', parseEndpoint);
-  return { endpoints: items, nextPageUri };
-}
+export const ENDPOINT = {
+  ...ENDPOINT_ID,
+  typeName: 'Endpoint',
+  path: ['endpoints'],
+  routes: {
+    listEndpoints: { method: 'GET', template: '' },
+    getEndpoint: { method: 'GET', template: '/{id}' },
+    createEndpoint: { method: 'POST', template: '' },
+    updateEndpoint: { method: 'PATCH', template: '/{id}' },
+    deleteEndpoint: { method: 'DELETE', template: '/{id}' },
+  },
+  list: 'listEndpoints',
+  get: 'getEndpoint',
+  parse: parseEndpoint,
+  filtersById: true,
+  byId: 'list-by-ids',
+  byReference: 'list-by-ids',
+  batch: 'next-tick',
+} as const satisfies Resource<Endpoint>;

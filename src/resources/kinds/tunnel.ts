@@ -1,16 +1,19 @@
-// A tunnel and a page of tunnels as the upstream sends them, read into the domain's shape.
+// Tunnels: an online tunnel as the upstream sends it, read into the domain's shape, and the kind's
+// descriptor (GET /tunnels, newest first with limit/before_id, no filter; GET /tunnels/{id}).
+
+import { BACKEND_KINDS, ENDPOINT_ID, TUNNEL_ID, TUNNEL_SESSION_ID } from '../id-kinds';
 import {
   badResponse,
   type Json,
   object,
   optionalRef,
   optionalString,
-  page,
   type Ref,
   ref,
   requiredId,
   requiredString,
-} from './fields';
+} from '../json';
+import type { Resource } from '../resource';
 
 /** The protocols of an agent tunnel that the gateway knows. */
 export type TunnelProtocol = 'http' | 'https' | 'tcp' | 'tls';
@@ -37,11 +40,6 @@ export interface Tunnel {
   readonly forwardsTo?: string;
 }
 
-export interface TunnelPage {
-  readonly tunnels: readonly Tunnel[];
-  readonly nextPageUri: string | null;
-}
-
 function labels(v: unknown): TunnelLabel[] | undefined {
   if (v === undefined || v === null) return undefined;
   const o: Json = object(v, 'tunnel.labels');
@@ -61,28 +59,37 @@ function protocol(o: Json): TunnelProtocol | undefined {
 /** The spec says one Ref, the real API sends an array: accept both. */
 function backends(v: unknown): Ref[] | undefined {
   if (v === undefined || v === null) return undefined;
-  if (Array.isArray(v)) return v.map((item, i) => ref(item, `tunnel.backends[${i}]`, 'backend'));
-  return [ref(v, 'tunnel.backends', 'backend')];
+  if (Array.isArray(v)) return v.map((item, i) => ref(item, `tunnel.backends[${i}]`, BACKEND_KINDS));
+  return [ref(v, 'tunnel.backends', BACKEND_KINDS)];
 }
 
-export function parseTunnel(v: unknown): Tunnel {
+function parseTunnel(v: unknown): Tunnel {
   const o = object(v, 'tunnel');
   return {
-    id: requiredId(o, 'id', 'tunnel', 'tunnel'),
+    id: requiredId(o, 'id', 'tunnel', TUNNEL_ID),
     publicUrl: optionalString(o, 'public_url', 'tunnel'),
     startedAt: requiredString(o, 'started_at', 'tunnel'),
     metadata: optionalString(o, 'metadata', 'tunnel'),
     proto: protocol(o),
     region: requiredString(o, 'region', 'tunnel'),
-    tunnelSession: ref(o.tunnel_session, 'tunnel.tunnel_session', 'tunnelSession'),
-    endpoint: optionalRef(o.endpoint, 'tunnel.endpoint', 'endpoint'),
+    tunnelSession: ref(o.tunnel_session, 'tunnel.tunnel_session', TUNNEL_SESSION_ID),
+    endpoint: optionalRef(o.endpoint, 'tunnel.endpoint', ENDPOINT_ID),
     labels: labels(o.labels),
     backends: backends(o.backends),
     forwardsTo: optionalString(o, 'forwards_to', 'tunnel'),
   };
 }
 
-export function parseTunnelPage(v: unknown): TunnelPage {
-  const { items, nextPageUri } = page(v, 'tunnels', parseTunnel);
-  return { tunnels: items, nextPageUri };
-}
+export const TUNNEL = {
+  ...TUNNEL_ID,
+  typeName: 'Tunnel',
+  path: ['tunnels'],
+  routes: { listTunnels: { method: 'GET', template: '' }, getTunnel: { method: 'GET', template: '/{id}' } },
+  list: 'listTunnels',
+  get: 'getTunnel',
+  parse: parseTunnel,
+  filtersById: false,
+  byId: 'get-each',
+  byReference: 'list-then-get',
+  batch: 'next-tick',
+} as const satisfies Resource<Tunnel>;

@@ -1,8 +1,8 @@
 // Readers of what the upstream sends, validated at the edge: unknown fields are ignored, a missing or
 // mistyped required field is UPSTREAM_BAD_RESPONSE. Optional fields come back as undefined, never null.
-import { GatewayError } from '../../../errors';
-import { type IdKind, isBackendId, isIdOf, kindOf } from '../../../ids';
-import { badResponseMessage } from '../../call/messages';
+import { GatewayError } from '../errors';
+import { hasPrefixOf, ID_SHAPE } from './id-shape';
+import type { IdKindSpec } from './resource';
 
 export type Json = Record<string, unknown>;
 
@@ -12,8 +12,12 @@ export interface Ref {
   readonly uri: string;
 }
 
+/** What a client reads of an answer the gateway could not read (upstream/call/messages.ts uses it too). */
+export const BAD_RESPONSE = 'The ngrok API sent a response the gateway could not read.';
+
+/** UPSTREAM_BAD_RESPONSE naming what was wrong with a body that parsed (our words, no upstream text). */
 export const badResponse = (what: string): GatewayError =>
-  new GatewayError('UPSTREAM_BAD_RESPONSE', badResponseMessage(what));
+  new GatewayError('UPSTREAM_BAD_RESPONSE', `${BAD_RESPONSE.slice(0, -1)} (${what}).`);
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -35,13 +39,24 @@ export function optionalString(o: Json, key: string, where: string): string | un
   return v;
 }
 
-/** What an id from the upstream must be: one kind, any backend kind, or any well-formed id. */
-export type IdCheck = IdKind | 'backend' | 'any';
+/** An optional string where "" means "does not apply". */
+export const present = (o: Json, key: string, where: string): string | undefined =>
+  optionalString(o, key, where) || undefined;
+
+/** A required string that must not be empty. */
+export function filled(o: Json, key: string, where: string): string {
+  const value = requiredString(o, key, where);
+  if (value === '') throw badResponse(`${where}.${key} is empty`);
+  return value;
+}
+
+/** What an id from the upstream must be: of one kind, of any of several, or any well-formed id. */
+export type IdCheck = IdKindSpec | readonly IdKindSpec[] | 'any';
 
 function idMatches(id: string, kind: IdCheck): boolean {
-  if (kind === 'backend') return isBackendId(id);
-  if (kind === 'any') return kindOf(id) !== null;
-  return isIdOf(id, kind);
+  if (kind === 'any') return ID_SHAPE.test(id);
+  if (Array.isArray(kind)) return kind.some((k: IdKindSpec) => hasPrefixOf(id, k));
+  return hasPrefixOf(id, kind as IdKindSpec);
 }
 
 /**
