@@ -12,7 +12,7 @@ import type { UpstreamEvents } from '../call/hooks';
 import type { UpstreamResponse } from '../call/request';
 import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../call/stage';
 
-export interface UpstreamBudget {
+interface UpstreamBudget {
   /** Per credential digest, in Redis (shared by replicas) or in this process. */
   readonly store: RateBudget;
   /** UPSTREAM_RATE_LIMIT_PER_MIN, as reported with each claim; 0: only the poller's own share is kept. */

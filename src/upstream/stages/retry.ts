@@ -6,6 +6,7 @@ import type { UpstreamEvents } from '../call/hooks';
 import type { UpstreamResponse } from '../call/request';
 import { AttemptFailure, callNext, type Delivery, type Stage, sleep, statusOf } from '../call/stage';
 
+/** @internal test seam */
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */
   readonly retries: number;
