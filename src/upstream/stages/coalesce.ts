@@ -45,7 +45,7 @@ export interface CoalesceOptions {
   readonly events?: UpstreamEvents;
 }
 
-/** The stage and the calls in flight it keeps; `stats` counts the transport's joined calls. */
+/** The stage, over the calls in flight it keeps; `stats` counts the transport's joined calls. */
 export function coalesceStage({ events }: CoalesceOptions, stats: { coalesced: number }): Stage {
   /** Each call under way with the deadline of the operation that started it, and its answer's shape. */
   const inFlight = new InFlight<{
