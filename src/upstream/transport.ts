@@ -1,62 +1,41 @@
 // The transport to the REST upstream: the stages every call passes through, in one list, ending in
-// one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file and one line here.
+// one HTTP exchange. A new concern (a rate budget, a shared store) is one stage file, owning its state
+// and its options type, and two lines here: its options in TransportOptions, its stage in the list.
 
-import { MemoryPauseStore, type PauseStore } from '../shared-state';
 import { type CallScope, NO_SCOPE } from './call/call-scope';
 import type { CircuitState, UpstreamEvents } from './call/hooks';
 import type { RouteName, UpstreamRequest, UpstreamResponse } from './call/request';
 import { basePathOf, requestPath } from './call/request-path';
-import { AttemptFailure, compose, type Handler } from './call/stage';
+import { AttemptFailure, compose, type Handler, type Stage } from './call/stage';
 import type { UpstreamKey } from './call/upstream-key';
-import { Exchange, type StatusCheck } from './exchange/exchange';
-import { breakerStage, CircuitBreaker } from './stages/breaker';
-import { budgetStage, budgetWaitStage, type UpstreamBudget } from './stages/budget';
-import { coalesceStage } from './stages/coalesce';
+import { Exchange, type ExchangeOptions, type StatusCheck } from './exchange/exchange';
+import { type BreakerOptions, breakerStage, type CircuitBreaker } from './stages/breaker';
+import { type BudgetOptions, budgetStages } from './stages/budget';
+import { type CoalesceOptions, coalesceStage } from './stages/coalesce';
 import { outcomeStage } from './stages/outcome';
-import { CredentialPause, pauseStage, pauseWaitStage } from './stages/pause';
-import { RefusedCredentials, refusalStage } from './stages/refusal';
+import { type PauseOptions, pauseStages } from './stages/pause';
+import { type RefusalOptions, type RefusedCredentials, refusalStage } from './stages/refusal';
 import { reportStage } from './stages/report';
-import { retryStage } from './stages/retry';
-import { ConcurrencyLimiter, slotStage } from './stages/slot';
-import { traceStage, type UpstreamTracing } from './stages/trace';
+import { type RetryOptions, retryStage } from './stages/retry';
+import { type SlotOptions, slotStage } from './stages/slot';
+import { type TraceOptions, traceStage } from './stages/trace';
 
-export interface TransportOptions {
-  readonly baseUrl: string;
-  readonly apiVersion: string;
-  /** Deadline of one attempt; the operation's deadline (see call/call-scope.ts) may cut it shorter. */
-  readonly timeoutMs: number;
-  /** Open sockets to the upstream at most. */
-  readonly connections: number;
-  /** Idle time after which a pooled socket is closed; keep it below the upstream's own. */
-  readonly keepAliveMs: number;
-  /** Retries of a failed attempt; see stages/retry.ts for which failures qualify. */
-  readonly retries: number;
-  /** First backoff step in ms; doubled per retry, capped at 2 s, jittered. */
-  readonly retryBaseMs: number;
-  /** Simultaneous upstream requests per credential. */
-  readonly maxConcurrency: number;
-  /** Calls per credential allowed to wait for a slot; beyond it RATE_LIMITED at once. */
-  readonly queueLimit: number;
-  /** Consecutive failures that open the circuit (0: no breaker). */
-  readonly breakerFailureThreshold: number;
-  /** How long an open circuit refuses calls before a probe. */
-  readonly breakerCooldownMs: number;
-  /** Largest upstream body read (UPSTREAM_MAX_BODY_BYTES). */
-  readonly maxBodyBytes: number;
-  /** How long a refused credential is answered without a call (0: not remembered). */
-  readonly refusedCredentialTtlMs: number;
-  /** Refused credentials remembered at most. */
-  readonly refusedCredentialMaxEntries: number;
-  /** Jitter source, [0, 1) (Math.random when omitted: tests seed it). */
-  readonly random?: () => number;
-  readonly events?: UpstreamEvents;
-  /** The rate budget per credential (UPSTREAM_RATE_LIMIT_PER_MIN); none: calls are not budgeted. */
-  readonly budget?: UpstreamBudget;
-  /** Where pauses after a 429 live (Redis: shared by replicas); none: in this transport. */
-  readonly pauses?: PauseStore;
-  /** A span per attempt and the traceparent it sends (OTEL_EXPORTER_OTLP_ENDPOINT); none: neither. */
-  readonly tracing?: UpstreamTracing;
-}
+/**
+ * Every stage's options side by side, each declared in its stage's file (which builds the state it
+ * keeps from them): callers write one flat bag, each stage reads its own fields.
+ */
+export type TransportOptions = ExchangeOptions &
+  RefusalOptions &
+  CoalesceOptions &
+  RetryOptions &
+  TraceOptions &
+  PauseOptions &
+  BudgetOptions &
+  SlotOptions &
+  BreakerOptions & {
+    /** The metric hooks every stage reports to (call/hooks.ts). */
+    readonly events?: UpstreamEvents;
+  };
 
 /** What the readiness check learns: the answer's status, or why none came. */
 export type ReadinessCheck = StatusCheck | { failure: 'circuit open' };
@@ -85,39 +64,31 @@ export class UpstreamTransport {
   private readonly refused: RefusedCredentials;
 
   constructor(private readonly options: TransportOptions) {
-    const events = options.events;
     this.basePath = basePathOf(options.baseUrl);
     this.exchange = new Exchange(options, this.stats);
-    this.breaker = new CircuitBreaker({
-      failureThreshold: options.breakerFailureThreshold,
-      cooldownMs: options.breakerCooldownMs,
-      onChange: (state) => events?.circuit?.(state),
-    });
-    this.refused = new RefusedCredentials(options.refusedCredentialMaxEntries);
-    const pause = new CredentialPause(options.pauses ?? new MemoryPauseStore(), events);
-    const budget = options.budget;
-    const policy = {
-      retries: options.retries,
-      baseMs: options.retryBaseMs,
-      maxDelayMs: 2_000,
-      random: options.random ?? Math.random,
-    };
+    const refusal = refusalStage(options);
+    const pause = pauseStages(options);
+    const budget = budgetStages(options);
+    const breaker = breakerStage(options);
+    this.refused = refusal.refused;
+    this.breaker = breaker.breaker;
     // Outermost first; each stage sees the call before the ones below it and their outcome after.
+    // Optional stages (tracing, the budget) are left out when not configured.
     this.handle = compose(
       [
-        refusalStage(this.refused, options.refusedCredentialTtlMs),
-        coalesceStage(this.stats, events),
+        refusal.stage,
+        coalesceStage(options, this.stats),
         outcomeStage,
-        retryStage(policy, this.stats, events),
-        ...(options.tracing ? [traceStage(options.tracing, options.baseUrl)] : []),
-        pauseWaitStage(pause),
-        ...(budget ? [budgetWaitStage(budget, events)] : []),
-        slotStage(new ConcurrencyLimiter(options.maxConcurrency, options.queueLimit), events),
-        pauseStage(pause, events),
-        ...(budget ? [budgetStage(budget, events)] : []),
-        breakerStage(this.breaker, options.timeoutMs),
-        reportStage(events),
-      ],
+        retryStage(options, this.stats),
+        traceStage(options),
+        pause.wait,
+        budget.wait,
+        slotStage(options),
+        pause.stage,
+        budget.stage,
+        breaker.stage,
+        reportStage(options.events),
+      ].filter((stage): stage is Stage => stage !== undefined),
       this.exchange.send,
     );
   }

@@ -3,8 +3,8 @@
 // endpoints); a restarted one reconnects under a new session id, its tunnels under new ids; an update
 // is refused for each reason the provider names, and a Windows agent cannot restart.
 
-import { apiError, notFound } from '../http/api-errors';
-import type { AgentCommandRoute } from '../http/routes';
+import { apiError, notFound } from '../api/errors';
+import type { AgentCommandRoute } from '../api/routes';
 import { idTime, newId } from '../state/ids';
 import type { AccountStore } from '../state/store';
 import type { UpstreamTunnel } from '../types';

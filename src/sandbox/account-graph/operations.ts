@@ -2,11 +2,11 @@
 // like every list, filtered before paging), GET of one item, and the agent commands. Bodies carry
 // the item's fields as held, its `uri` and Ref uris derived from ids, optional fields left out.
 
+import { apiError, notFound } from '../api/errors';
+import type { OperationRequest, Outcome } from '../api/operation-request';
+import { ACCOUNT_GRAPH_LISTS, type AccountGraphRoute } from '../api/routes';
+import { checkNoBody, checkNoQuery, parseJsonObject, parseListQuery } from '../api/validate';
 import { filterParam } from '../filter';
-import { apiError, notFound } from '../http/api-errors';
-import type { OperationRequest, Outcome } from '../http/operation-request';
-import { ACCOUNT_GRAPH_LISTS, type AccountGraphRoute } from '../http/routes';
-import { checkNoBody, checkNoQuery, parseJsonObject, parseListQuery } from '../http/validate';
 import { pageOf, presentList } from '../state/paging';
 import { ref, resourceUri } from '../state/resources';
 import type { AccountStore } from '../state/store';

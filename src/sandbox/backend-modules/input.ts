@@ -1,7 +1,7 @@
 // The body of PUT …/backend, checked in the order a Go handler fails: content type and syntax,
 // unknown fields, field types, the required backend_id, then its id shape and kind.
-import { apiError } from '../http/api-errors';
-import { parseJsonObject } from '../http/validate';
+import { apiError } from '../api/errors';
+import { parseJsonObject } from '../api/validate';
 import { ID_PATTERN } from '../state/ids';
 import { BACKEND_PREFIXES, isBackendPrefix } from '../state/resources';
 

@@ -1,9 +1,9 @@
 // The backend module of an HTTPS edge route: PUT, GET and DELETE of
 // /edges/https/{edge}/routes/{route}/backend (writes refused while edges are read-only).
-import { apiError, notFound } from '../http/api-errors';
-import type { OperationRequest, Outcome } from '../http/operation-request';
-import type { BackendModuleRoute } from '../http/routes';
-import { checkNoBody, checkNoQuery } from '../http/validate';
+import { apiError, notFound } from '../api/errors';
+import type { OperationRequest, Outcome } from '../api/operation-request';
+import type { BackendModuleRoute } from '../api/routes';
+import { checkNoBody, checkNoQuery } from '../api/validate';
 import { parseModuleInput } from './input';
 import { presentModule } from './present';
 

@@ -1,8 +1,8 @@
 // The bodies of POST and PATCH /endpoints, decoded as a Go handler would before it acts: JSON
 // object, unknown fields (214), field types (215). `null` counts as not sent. What the values
 // mean (URL, bindings, Traffic Policy) is checked later, against the account.
-import { apiError, invalidValue } from '../http/api-errors';
-import { parseJsonObject } from '../http/validate';
+import { apiError, invalidValue } from '../api/errors';
+import { parseJsonObject } from '../api/validate';
 
 export interface EndpointFields {
   url?: string;

@@ -1,10 +1,11 @@
 // The five /endpoints operations. The list is filtered before it is paged, so a filtered page
 // costs one call and next_page_uri carries the filter on.
+
+import { notFound } from '../api/errors';
+import type { OperationRequest, Outcome } from '../api/operation-request';
+import type { EndpointRoute } from '../api/routes';
+import { checkNoBody, checkNoQuery, type ListSpec, parseListQuery } from '../api/validate';
 import { filterParam } from '../filter';
-import { notFound } from '../http/api-errors';
-import type { OperationRequest, Outcome } from '../http/operation-request';
-import type { EndpointRoute } from '../http/routes';
-import { checkNoBody, checkNoQuery, type ListSpec, parseListQuery } from '../http/validate';
 import { pageOf, presentList } from '../state/paging';
 import type { AccountStore } from '../state/store';
 import type { UpstreamEndpoint } from '../types';

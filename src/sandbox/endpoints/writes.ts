@@ -1,6 +1,6 @@
 // Creating, changing and deleting cloud endpoints, with the refusals the API makes, each a 400
 // whose msg says what is wrong. POST/PATCH/DELETE and the programmatic API both come here.
-import { agentEndpointReadOnly, apiError, invalidValue, notFound } from '../http/api-errors';
+import { agentEndpointReadOnly, apiError, invalidValue, notFound } from '../api/errors';
 import { newId } from '../state/ids';
 import type { AccountStore, EndpointRecord } from '../state/store';
 import type { CloudEndpoint } from '../types';

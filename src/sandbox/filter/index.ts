@@ -1,5 +1,5 @@
 // The `filter` query parameter: a CEL subset read once per request, then tried on each item.
-import { apiError } from '../http/api-errors';
+import { apiError } from '../api/errors';
 import { checkFilter } from './check';
 import { evaluate } from './evaluate';
 import { FilterError } from './lexer';

@@ -2,8 +2,8 @@
 // an error status, a 429, a proxy's HTML page, a dropped or hanging connection. "Late" ones let
 // the request run (state changes happen) and then damage the answer on its way out.
 import type { ServerResponse } from 'node:http';
+import { injectedError } from '../api/errors';
 import { type Fault, ROUTE_NAMES, type RouteName } from '../types';
-import { injectedError } from './api-errors';
 import { errorReply, type Reply } from './respond';
 
 type EarlyFault = Extract<Fault, { kind: 'status' | 'rateLimit' | 'html' | 'drop' | 'hang' | 'largeBody' }>;

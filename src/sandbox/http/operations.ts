@@ -1,11 +1,11 @@
 // The operations, once the caller is admitted: each route goes to its room's runner, which
 // validates the input, acts on the account and returns the success outcome or throws an ApiError.
 import { runAccountGraphOperation } from '../account-graph/operations';
+import type { OperationRequest, Outcome } from '../api/operation-request';
+import { isAccountGraphRoute, isEndpointRoute, isTunnelRoute } from '../api/routes';
 import { runBackendModuleOperation } from '../backend-modules/operations';
 import { runEndpointOperation } from '../endpoints/operations';
 import { runTunnelOperation } from '../tunnels/operations';
-import type { OperationRequest, Outcome } from './operation-request';
-import { isAccountGraphRoute, isEndpointRoute, isTunnelRoute } from './routes';
 
 export function runOperation(request: OperationRequest): Outcome {
   const { match } = request;

@@ -1,7 +1,7 @@
 // Answers as replies computed before they are written (so a late fault can rewrite one), and the
 // one place a reply reaches the socket: JSON with its operation id, a bare 204, an error body.
 import type { ServerResponse } from 'node:http';
-import { type ApiError, errorBody } from './api-errors';
+import { type ApiError, errorBody } from '../api/errors';
 
 /** An answer computed before it is written, so faults can rewrite it. */
 export interface Reply {

@@ -4,6 +4,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { MINUTE_MS } from '../../time';
 import { allItems } from '../account-graph/operations';
+import { authenticate, bearerToken, isCredentialShaped } from '../admission/auth';
+import { ConcurrencyCap, RateLimiter } from '../admission/limits';
+import { checkVersion } from '../admission/version';
+import { ApiError, internalError, notFound } from '../api/errors';
+import { matchRoute, type RouteMatch, splitTarget } from '../api/routes';
 import { freshEndpointInput } from '../endpoints/data';
 import { allEndpoints } from '../endpoints/operations';
 import { createCloudEndpoint, touchCloudEndpoint } from '../endpoints/writes';
@@ -13,15 +18,10 @@ import { operationId } from '../state/ids';
 import { Rng } from '../state/rng';
 import { AccountStore } from '../state/store';
 import { ROUTE_NAMES, type RouteName, type Sandbox, type SandboxOptions } from '../types';
-import { ConcurrencyCap, RateLimiter } from './admission';
-import { ApiError, internalError, notFound } from './api-errors';
-import { authenticate, bearerToken, isCredentialShaped } from './auth';
 import { earlyAction, FaultQueues, isEarly, mangle, sendLarge } from './faults';
 import { Metrics } from './metrics';
 import { runOperation } from './operations';
 import { emptyReply, errorReply, jsonReply, type Reply, send } from './respond';
-import { matchRoute, type RouteMatch, splitTarget } from './routes';
-import { checkVersion } from './version';
 
 /** The key of the default account (demo data) when no accounts are given. */
 export const DEFAULT_API_KEY = 'sandbox-key';

@@ -3,9 +3,9 @@
 // offline (its agent endpoint with it, and its agent when it was the agent's last tunnel) and
 // creates, touches or deletes a cloud endpoint.
 
+import { ApiError } from '../api/errors';
 import { freshEndpointInput } from '../endpoints/data';
 import { createCloudEndpoint, touchCloudEndpoint } from '../endpoints/writes';
-import { ApiError } from '../http/api-errors';
 import { makeTunnels } from '../tunnels/data';
 import type { UpstreamTunnel } from '../types';
 import { idTime } from './ids';

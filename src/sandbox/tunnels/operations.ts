@@ -1,8 +1,8 @@
 // The tunnel operations: GET /tunnels (newest first, paged by before_id) and GET /tunnels/{id}.
-import { notFound } from '../http/api-errors';
-import type { OperationRequest, Outcome } from '../http/operation-request';
-import type { TunnelRoute } from '../http/routes';
-import { checkNoBody, checkNoQuery, parseListQuery } from '../http/validate';
+import { notFound } from '../api/errors';
+import type { OperationRequest, Outcome } from '../api/operation-request';
+import type { TunnelRoute } from '../api/routes';
+import { checkNoBody, checkNoQuery, parseListQuery } from '../api/validate';
 import { presentTunnel, presentTunnelList } from './present';
 
 type TunnelRequest = Omit<OperationRequest, 'match'> & { match: TunnelRoute };

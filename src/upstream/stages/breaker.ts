@@ -4,11 +4,21 @@
 // consent before each attempt and tells it the outcome.
 import { UpstreamError } from '../../errors';
 import { MIN_ATTEMPT_MS } from '../call/call-scope';
-import type { CircuitState } from '../call/hooks';
+import type { CircuitState, UpstreamEvents } from '../call/hooks';
 import { MESSAGES } from '../call/messages';
 import { AttemptFailure, asFailure, callNext, type Stage, statusOf } from '../call/stage';
 
 export interface BreakerOptions {
+  /** Consecutive failures that open the circuit (0: no breaker). */
+  readonly breakerFailureThreshold: number;
+  /** How long an open circuit refuses calls before a probe. */
+  readonly breakerCooldownMs: number;
+  /** An attempt's own deadline: one cut shorter by the operation's says nothing of the upstream. */
+  readonly timeoutMs: number;
+  readonly events?: UpstreamEvents;
+}
+
+interface CircuitOptions {
   /** Consecutive failures that open the circuit; 0 turns the breaker off. */
   readonly failureThreshold: number;
   readonly cooldownMs: number;
@@ -26,7 +36,7 @@ export class CircuitBreaker {
   private probing = false;
   private readonly now: () => number;
 
-  constructor(private readonly options: BreakerOptions) {
+  constructor(private readonly options: CircuitOptions) {
     this.now = options.now ?? performance.now.bind(performance);
   }
 
@@ -105,7 +115,16 @@ function verdict(failure: AttemptFailure, fullBudget: boolean): 'healthy' | 'fai
  * time left to succeed is not sent at all (UPSTREAM_TIMEOUT, nothing counted): one tenant's short
  * deadlines must not open the circuit for every tenant.
  */
-export const breakerStage =
+export function breakerStage(options: BreakerOptions): { stage: Stage; breaker: CircuitBreaker } {
+  const breaker = new CircuitBreaker({
+    failureThreshold: options.breakerFailureThreshold,
+    cooldownMs: options.breakerCooldownMs,
+    onChange: (state) => options.events?.circuit?.(state),
+  });
+  return { stage: consenting(breaker, options.timeoutMs), breaker };
+}
+
+const consenting =
   (breaker: CircuitBreaker, timeoutMs: number): Stage =>
   (next) =>
   (call) => {

@@ -12,11 +12,27 @@ import type { UpstreamEvents } from '../call/hooks';
 import type { UpstreamResponse } from '../call/request';
 import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../call/stage';
 
-export interface UpstreamBudget {
+interface UpstreamBudget {
   /** Per credential digest, in Redis (shared by replicas) or in this process. */
   readonly store: RateBudget;
   /** UPSTREAM_RATE_LIMIT_PER_MIN, as reported with each claim; 0: only the poller's own share is kept. */
   readonly limitPerMin: number;
+}
+
+export interface BudgetOptions {
+  /** The rate budget per credential (UPSTREAM_RATE_LIMIT_PER_MIN); none: calls are not budgeted. */
+  readonly budget?: UpstreamBudget;
+  readonly events?: UpstreamEvents;
+}
+
+/**
+ * The budget's two stages over one budget, or none without one: `wait` above the slot (a waiting
+ * call holds none), `stage` right before sending.
+ */
+export function budgetStages(options: BudgetOptions): { wait?: Stage; stage?: Stage } {
+  const budget = options.budget;
+  if (budget === undefined) return {};
+  return { wait: budgetWaitStage(budget, options.events), stage: budgetStage(budget, options.events) };
 }
 
 /** Whether the call claims from the budget: every call, or with the limit off only the poller's. */
@@ -44,7 +60,7 @@ class BudgetRefusal extends AttemptFailure {
 }
 
 /** Claims one call for the attempt just before it is sent; a refusal is thrown to budgetWaitStage. */
-export const budgetStage =
+const budgetStage =
   (budget: UpstreamBudget, events: UpstreamEvents | undefined): Stage =>
   (next) =>
   (call) => {
@@ -66,7 +82,7 @@ export const budgetStage =
   };
 
 /** Waits for the budget's next free call and tries again, or refuses with RATE_LIMITED. */
-export const budgetWaitStage =
+const budgetWaitStage =
   (budget: UpstreamBudget, events: UpstreamEvents | undefined): Stage =>
   (next) => {
     const limit = budget.limitPerMin;

@@ -41,7 +41,12 @@ export class InFlight<E extends { readonly promise: Promise<unknown> }> {
 // Credential digests have no spaces (base64url), so the first space ends the credential part.
 const keyOf = (digest: string, path: string): string => `${digest} ${path}`;
 
-export function coalesceStage(stats: { coalesced: number }, events: UpstreamEvents | undefined): Stage {
+export interface CoalesceOptions {
+  readonly events?: UpstreamEvents;
+}
+
+/** The stage, over the calls in flight it keeps; `stats` counts the transport's joined calls. */
+export function coalesceStage({ events }: CoalesceOptions, stats: { coalesced: number }): Stage {
   /** Each call under way with the deadline of the operation that started it, and its answer's shape. */
   const inFlight = new InFlight<{
     readonly promise: Promise<UpstreamResponse>;

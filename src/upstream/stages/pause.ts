@@ -3,13 +3,19 @@
 // only be refused again. Calls wait it out, or fail at once with RATE_LIMITED when it outlasts
 // their deadline.
 import { GatewayError, UpstreamError } from '../../errors';
-import { MAX_PAUSE_MS, type PauseStore, retryAfterFromMs } from '../../shared-state';
+import { MAX_PAUSE_MS, MemoryPauseStore, type PauseStore, retryAfterFromMs } from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../call/call-scope';
 import type { UpstreamEvents } from '../call/hooks';
 import { MESSAGES } from '../call/messages';
 import { AttemptFailure, type Call, callNext, type Stage, sleep } from '../call/stage';
 
-export class CredentialPause {
+export interface PauseOptions {
+  /** Where pauses after a 429 live (Redis: shared by replicas); none: in this transport. */
+  readonly pauses?: PauseStore;
+  readonly events?: UpstreamEvents;
+}
+
+class CredentialPause {
   /** `store` keeps each credential digest's pause end (Date.now() clock): in process, or Redis. */
   constructor(
     private readonly store: PauseStore,
@@ -48,8 +54,17 @@ export class CredentialPause {
 const leftOf = (until: number | undefined): number =>
   until === undefined ? 0 : Math.max(0, until - Date.now());
 
+/**
+ * The pause's two stages over one credential pause: `wait` before a slot is taken (paused calls hold
+ * none), `stage` right before sending.
+ */
+export function pauseStages(options: PauseOptions): { wait: Stage; stage: Stage } {
+  const pause = new CredentialPause(options.pauses ?? new MemoryPauseStore(), options.events);
+  return { wait: pauseWaitStage(pause), stage: pauseStage(pause, options.events) };
+}
+
 /** Waits a pause out before the call goes on (before a slot is taken: paused calls hold none). */
-export const pauseWaitStage =
+const pauseWaitStage =
   (pause: CredentialPause): Stage =>
   (next) =>
   (call) =>
@@ -59,7 +74,7 @@ export const pauseWaitStage =
  * Waits a pause out (one may have begun while the call waited for its slot), then sends; a 429
  * from the upstream starts the credential's pause for its Retry-After.
  */
-export const pauseStage = (pause: CredentialPause, events: UpstreamEvents | undefined): Stage => {
+const pauseStage = (pause: CredentialPause, events: UpstreamEvents | undefined): Stage => {
   /** A 429 from the upstream starts the credential's pause for its Retry-After, then fails the call. */
   const onFailure = async (call: Call, caught: unknown): Promise<never> => {
     const error = caught instanceof AttemptFailure ? caught.error : undefined;

@@ -6,6 +6,13 @@ import { GatewayError, UpstreamError } from '../../errors';
 import { MESSAGES } from '../call/messages';
 import { AttemptFailure, callNext, type Stage } from '../call/stage';
 
+export interface RefusalOptions {
+  /** How long a refused credential is answered without a call (0: not remembered). */
+  readonly refusedCredentialTtlMs: number;
+  /** Refused credentials remembered at most. */
+  readonly refusedCredentialMaxEntries: number;
+}
+
 /** Digests of refused credentials, each for its time to live; at most `maxEntries` of them. */
 export class RefusedCredentials {
   private readonly entries: LRUCache<string, true>;
@@ -29,7 +36,13 @@ export class RefusedCredentials {
   }
 }
 
-export const refusalStage =
+/** The stage and the memory it keeps (the transport reports its size). */
+export function refusalStage(options: RefusalOptions): { stage: Stage; refused: RefusedCredentials } {
+  const refused = new RefusedCredentials(options.refusedCredentialMaxEntries);
+  return { stage: refusing(refused, options.refusedCredentialTtlMs), refused };
+}
+
+const refusing =
   (refused: RefusedCredentials, ttlMs: number): Stage =>
   (next) =>
   (call) => {

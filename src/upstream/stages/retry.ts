@@ -6,6 +6,7 @@ import type { UpstreamEvents } from '../call/hooks';
 import type { UpstreamResponse } from '../call/request';
 import { AttemptFailure, callNext, type Delivery, type Stage, sleep, statusOf } from '../call/stage';
 
+/** @internal test seam */
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */
   readonly retries: number;
@@ -59,8 +60,31 @@ export function retryDelay(policy: RetryPolicy, f: FailedAttempt): number | unde
   return delay + MIN_ATTEMPT_MS > f.remainingMs ? undefined : delay;
 }
 
+export interface RetryOptions {
+  /** Retries of a failed attempt; see isRetryable for which failures qualify. */
+  readonly retries: number;
+  /** First backoff step in ms; doubled per retry, capped at 2 s, jittered. */
+  readonly retryBaseMs: number;
+  /** Jitter source, [0, 1) (Math.random when omitted: tests seed it). */
+  readonly random?: () => number;
+  readonly events?: UpstreamEvents;
+}
+
+/** The retry loop over the options' policy; `stats` counts the transport's retries. */
+export const retryStage = (options: RetryOptions, stats: { retries: number }): Stage =>
+  retrying(
+    {
+      retries: options.retries,
+      baseMs: options.retryBaseMs,
+      maxDelayMs: 2_000,
+      random: options.random ?? Math.random,
+    },
+    stats,
+    options.events,
+  );
+
 /** The retry loop as a stage: failed attempts (AttemptFailure) are tried again while the policy allows. */
-export function retryStage(
+function retrying(
   policy: RetryPolicy,
   stats: { retries: number },
   events: UpstreamEvents | undefined,

@@ -7,7 +7,15 @@ import { MESSAGES } from '../call/messages';
 import type { UpstreamResponse } from '../call/request';
 import { AttemptFailure, asFailure, type Call, callNext, type Stage, statusOf } from '../call/stage';
 
-export type Release = () => void;
+export interface SlotOptions {
+  /** Simultaneous upstream requests per credential. */
+  readonly maxConcurrency: number;
+  /** Calls per credential allowed to wait for a slot; beyond it RATE_LIMITED at once. */
+  readonly queueLimit: number;
+  readonly events?: UpstreamEvents;
+}
+
+type Release = () => void;
 
 /** Why a call got no slot. */
 class LimiterRejection extends Error {
@@ -27,7 +35,7 @@ interface Lane {
   readonly queue: Waiter[];
 }
 
-export class ConcurrencyLimiter {
+class ConcurrencyLimiter {
   private readonly lanes = new Map<string, Lane>();
 
   /** `max` simultaneous calls per key; at most `queueLimit` more waiting. */
@@ -109,7 +117,10 @@ export class ConcurrencyLimiter {
 const ABANDONED_LINGER_MS = 50;
 
 /** A slot of the credential's share of upstream concurrency, held for the attempt. */
-export const slotStage = (limiter: ConcurrencyLimiter, events: UpstreamEvents | undefined): Stage => {
+export const slotStage = (options: SlotOptions): Stage =>
+  holdingSlots(new ConcurrencyLimiter(options.maxConcurrency, options.queueLimit), options.events);
+
+const holdingSlots = (limiter: ConcurrencyLimiter, events: UpstreamEvents | undefined): Stage => {
   const refused = (call: Call, error: unknown): never => {
     if (!(error instanceof LimiterRejection)) throw error;
     if (error.reason === 'deadline') {

@@ -20,6 +20,12 @@ export interface UpstreamTracing {
   readonly propagator: TextMapPropagator;
 }
 
+export interface TraceOptions {
+  /** A span per attempt and the traceparent it sends (OTEL_EXPORTER_OTLP_ENDPOINT); none: neither. */
+  readonly tracing?: UpstreamTracing;
+  readonly baseUrl: string;
+}
+
 // OpenTelemetry's HTTP client span attributes (semantic conventions), spelled out: the constants
 // package costs a megabyte of heap at start-up even when tracing is off.
 const ATTR_SERVER_ADDRESS = 'server.address';
@@ -39,7 +45,11 @@ const ATTR_OUTCOME = 'gateway.upstream.outcome';
 const ATTR_DELIVERY = 'gateway.upstream.delivery';
 const ATTR_BUDGET_WAIT_MS = 'gateway.upstream.budget_wait_ms';
 
-export function traceStage(tracing: UpstreamTracing, baseUrl: string): Stage {
+/** The trace stage, or none when tracing is off. */
+export const traceStage = (options: TraceOptions): Stage | undefined =>
+  options.tracing ? spanning(options.tracing, options.baseUrl) : undefined;
+
+function spanning(tracing: UpstreamTracing, baseUrl: string): Stage {
   const url = new URL(baseUrl);
   const server = {
     [ATTR_SERVER_ADDRESS]: url.hostname,

@@ -1,6 +1,6 @@
 // Real API keys look like `2AbC…_5xYz…`; the stand-in accepts any readable key of that alphabet so
 // that fixtures can use names like `sandbox-key`, and calls everything else "not a credential".
-import { apiError } from './api-errors';
+import { apiError } from '../api/errors';
 
 const CREDENTIAL_PATTERN = /^[A-Za-z0-9_-]{1,256}$/;
 const BEARER_PATTERN = /^Bearer +(.*)$/i;

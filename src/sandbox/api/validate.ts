@@ -1,7 +1,7 @@
 // Request validation shared by every operation, in the order a Go handler would fail: query, then
 // content type and syntax (each room checks its own fields after). Each failure is one catalogued code.
 import { ID_PATTERN } from '../state/ids';
-import { apiError } from './api-errors';
+import { apiError } from './errors';
 
 const MAX_PAGE_SIZE = 100;
 

@@ -1,6 +1,6 @@
 // Per-key admission control: the rolling-window rate limit (ERR_NGROK_226) and the optional cap on
 // simultaneous requests (ERR_NGROK_225). Rejected requests do not use up the window.
-import { ApiError, apiError } from './api-errors';
+import { ApiError, apiError } from '../api/errors';
 
 function describeInterval(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;

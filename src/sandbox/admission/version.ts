@@ -1,6 +1,6 @@
 // The Ngrok-Version header: the API refuses a request that names no version or another one, after
 // auth and before the rate limit.
-import { apiError } from './api-errors';
+import { apiError } from '../api/errors';
 
 const SUPPORTED_VERSION = '2';
 
