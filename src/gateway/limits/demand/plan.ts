@@ -33,40 +33,12 @@ import { MAX_PAGE_SIZE } from '../../../upstream';
 import { ArgumentRefusal, firstOf, idsOf } from './arguments';
 import { collectFields, type Operation, subSelections } from './collect';
 import { fetchCalls } from './fetch-calls';
-import { type ObservationJoins, type StreamCosts, streamCosts, withObservations } from './observation';
+import { type StreamCosts, streamCosts, withObservations } from './observation';
+import { add, larger, NOTHING, type Plan, type Position } from './plan-sums';
 import { RootLookups } from './root-lookups';
 
 export { ArgumentRefusal } from './arguments';
-
-export interface Plan {
-  /** Upstream calls at most: reads and writes. */
-  readonly calls: number;
-  /** Of which writes (mutations). */
-  readonly writes: number;
-  /** Objects the answer holds at most (connection, edge and page-info wrappers not counted). */
-  readonly objects: number;
-  /** A subscription's: how its events are joined, per observation (`calls` is counted in). */
-  readonly stream?: ObservationJoins;
-}
-
-const NOTHING: Plan = { calls: 0, writes: 0, objects: 0 };
-
-/** At most `n` objects stand here, arriving in at most `groups` separate batches. */
-interface Position {
-  readonly n: number;
-  readonly groups: number;
-}
-
-const add = (a: Plan, b: Plan): Plan => ({
-  calls: a.calls + b.calls,
-  writes: a.writes + b.writes,
-  objects: a.objects + b.objects,
-});
-const larger = (a: Plan, b: Plan): Plan => ({
-  calls: Math.max(a.calls, b.calls),
-  writes: Math.max(a.writes, b.writes),
-  objects: Math.max(a.objects, b.objects),
-});
+export type { Plan } from './plan-sums';
 
 /**
  * Wrappers, not objects of the account, as the schema marks them (upstream-calls.ts `wrapper`): a
