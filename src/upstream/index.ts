@@ -17,15 +17,9 @@ export {
   TUNNEL_SESSIONS,
 } from './api/listed-resources';
 export { MAX_PAGE_SIZE, READINESS_REQUEST } from './api/tunnels';
-export {
-  type CallScope,
-  liveJoinScope,
-  newScope,
-  newTally,
-  type OperationCalls,
-  type UpstreamTally,
-} from './call/call-scope';
+export { type CallScope, liveJoinScope, newScope } from './call/call-scope';
 export type { CircuitState, UpstreamEvents } from './call/hooks';
+export { CallLedger } from './call/ledger';
 export type { /** @internal test seam */ RouteName } from './call/request';
 export { keyDigest, type UpstreamKey, upstreamKey } from './call/upstream-key';
 export { NgrokClient } from './client';

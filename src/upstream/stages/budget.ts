@@ -60,7 +60,7 @@ export const budgetStage =
         limit: budget.limitPerMin,
         remaining,
       });
-      if (call.tally) call.tally.budget = { limit: budget.limitPerMin, remaining };
+      call.ledger?.claimed({ limit: budget.limitPerMin, remaining });
       return next(call);
     });
   };
@@ -81,7 +81,7 @@ export const budgetWaitStage =
           if (kind === 'poll' || waitMs + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
             const retryAfter = caught.error.details.retryAfter;
             events?.budget?.({ route, kind, outcome: 'refused', limit, remaining: 0, retryAfter });
-            if (call.tally) call.tally.budget = { limit, remaining: 0 };
+            call.ledger?.claimed({ limit, remaining: 0 });
             events?.rateLimited?.({ route, source: 'gateway', retryAfter });
             throw new AttemptFailure(caught.error, 'local');
           }
