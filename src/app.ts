@@ -22,11 +22,11 @@ import {
 import type { Gateway } from './gateway/instance';
 import {
   useBudgetHolds,
+  useCostExtensions,
   useDemandControl,
   useObservationJoins,
   useOperationDeadline,
   useQueryLimits,
-  useUpstreamBudgetExtension,
 } from './gateway/limits';
 import {
   combineEvents,
@@ -63,8 +63,8 @@ import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { createSharedState, registerRedisMetrics } from './shared-state';
 import {
+  CallLedger,
   newScope,
-  newTally,
   ReadCache,
   type TransportOptions,
   type UpstreamEvents,
@@ -160,9 +160,9 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
           callerOf(request.headers.get('authorization'), config),
           cache,
           live,
-          // Each operation's deadline; the request's tally for its log line (a graphql-ws operation,
-          // which has no request line, a tally of its own for its upstreamBudget extension).
-          newScope(requestLog.tallyOf(request) ?? newTally()),
+          // Each operation's deadline and ledger, counted into its request's (its log line and
+          // upstreamBudget; a request the log does not know of, a ledger of its own).
+          newScope(requestLog.ledgerOf(request) ?? new CallLedger()),
           subscriberLinkOf(initial),
         );
       } catch (error) {
@@ -180,7 +180,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       useObservationJoins(config.limits),
       // A span per operation, and its context for the upstream calls (OTEL_EXPORTER_OTLP_ENDPOINT).
       useTracing(deps.tracing),
-      useUpstreamBudgetExtension(),
+      // Before demand control, so refused answers pass it too: upstreamCalls and upstreamBudget.
+      useCostExtensions(),
       // Host and Origin: before anything that answers or runs.
       useRequestGuards(guards),
       useSingleConnectionRefusal('/graphql'),

@@ -10,7 +10,6 @@ import {
   liveJoinScope,
   NgrokClient,
   newScope,
-  type OperationCalls,
   observationCache,
   type ReadCache,
   type UpstreamKey,
@@ -85,8 +84,8 @@ export function createContext(
     eventLookups: (list, event, selection) => {
       // The observation's own cache, not the gateway's: its joins see the upstream as it is then. Paid
       // from the live share, counted into the observation's calls and the line of the subscriber that made them.
-      const make = (calls: OperationCalls = { predicted: 0, made: 0 }): Lookups => {
-        const scoped = transport.scoped(liveJoinScope(upstreamScope.tally, calls));
+      const make = (counted?: (calls: number) => void): Lookups => {
+        const scoped = transport.scoped(liveJoinScope(upstreamScope.ledger?.request, counted));
         return lookupsOf(new NgrokClient(scoped, caller?.key ?? null, observationCache()));
       };
       return live && caller !== null ? live.joinsOf(client.key, list, event, selection, make) : make();

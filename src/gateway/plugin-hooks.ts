@@ -6,3 +6,8 @@ import type { Context } from '../context';
 export type ExecuteDone = NonNullable<
   Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onExecute']>>>, void>['onExecuteDone']
 >;
+
+/** The onSubscribeResult hook yoga hands a subscription's plugins (the one an onSubscribe hook returns). */
+export type SubscribeResult = NonNullable<
+  Exclude<Awaited<ReturnType<NonNullable<Plugin<Context>['onSubscribe']>>>, void>['onSubscribeResult']
+>;

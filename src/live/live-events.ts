@@ -8,17 +8,10 @@ import type { PubSubEventTarget } from 'graphql-yoga';
 import { GatewayError } from '../errors';
 import { type Logger, silentLogger } from '../log';
 import { pollShareOf } from '../shared-state';
-import {
-  keyDigest,
-  NgrokClient,
-  newScope,
-  newTally,
-  type OperationCalls,
-  type UpstreamKey,
-} from '../upstream';
+import { CallLedger, keyDigest, NgrokClient, newScope, type UpstreamKey } from '../upstream';
 import type { SubscriberLink } from './fan-out/backlog';
 import { currentEvents } from './fan-out/current-events';
-import { EventJoins, JoinCalls, type Observed } from './fan-out/event-joins';
+import { EventJoins, type Observed } from './fan-out/event-joins';
 import { type Channel, EventStream, type StreamItem } from './fan-out/event-stream';
 import { type LiveFeed, PubSubFeed, type Topics } from './fan-out/feed';
 import { KINDS, LIVE_KINDS, type LiveKind } from './kinds/kinds';
@@ -154,17 +147,18 @@ export class LiveEvents {
   /**
    * What `event`'s joins are resolved with: `make`'s lookups, made once per observation and
    * `selection` for every subscriber of the credential here (fan-out/event-joins.ts), or unshared
-   * when it has no entry. `make` counts their calls into the one it is given (the metric by `list`).
+   * when it has no entry. `make` hands their calls, as each starts, to the function it is given (the
+   * metric by `list`).
    */
   joinsOf<T>(
     key: UpstreamKey,
     list: LiveKind,
     event: Observed,
     selection: string,
-    make: (calls: OperationCalls) => T,
+    make: (counted: (calls: number) => void) => T,
   ): T {
     const entry = this.entries.get(key.digest);
-    const made = () => make(new JoinCalls((n) => this.metrics.joinCalls(list, n)));
+    const made = () => make((n) => this.metrics.joinCalls(list, n));
     return entry ? entry.joins.of(event, selection, made) : made();
   }
 
@@ -211,7 +205,7 @@ export class LiveEvents {
   }
 
   private startPoller(entry: CredentialEntry): void {
-    const tally = newTally();
+    const tally = new CallLedger();
     const poller: Poller = new Poller({
       digest: entry.digest,
       // No read cache: every walk must see the upstream as it is now. The scope's tally counts the

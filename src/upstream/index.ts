@@ -7,15 +7,9 @@ export { equals } from './api/cel';
 export { compileEndpointFilter, type EndpointFilterSpec, matchesNothing } from './api/endpoint-filter';
 export type { EndpointFields } from './api/endpoints';
 export { type ListedPage, type ListedPageRequest, MAX_PAGE_SIZE, READINESS_REQUEST } from './api/items';
-export {
-  type CallScope,
-  liveJoinScope,
-  newScope,
-  newTally,
-  type OperationCalls,
-  type UpstreamTally,
-} from './call/call-scope';
+export { type CallScope, liveJoinScope, newScope } from './call/call-scope';
 export type { CircuitState, UpstreamEvents } from './call/hooks';
+export { CallLedger } from './call/ledger';
 export type { /** @internal test seam */ RouteName } from './call/request';
 export { keyDigest, type UpstreamKey, upstreamKey } from './call/upstream-key';
 export { NgrokClient } from './client';

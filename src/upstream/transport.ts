@@ -55,7 +55,7 @@ const unwrap = (caught: unknown): never => {
 
 export class UpstreamTransport {
   readonly stats: TransportStats = { requests: 0, coalesced: 0, retries: 0 };
-  /** The operation's deadline and tally, on a view made by `scoped`; none on the transport itself. */
+  /** The operation's deadline and ledger, on a view made by `scoped`; none on the transport itself. */
   private scope: CallScope = NO_SCOPE;
   private readonly basePath: string;
   private readonly breaker: CircuitBreaker;
@@ -127,8 +127,7 @@ export class UpstreamTransport {
       request,
       path: this.pathOf(request),
       deadline: scope.deadline,
-      tally: scope.tally,
-      operation: scope.operation,
+      ledger: scope.ledger,
       claim: scope.claim,
       trace: scope.trace,
       reservation: scope.reservation,
@@ -159,14 +158,13 @@ export class UpstreamTransport {
 
   /** Reports a read the cache above this transport answered (see client.ts). */
   noteCacheHit(route: RouteName): void {
-    const tally = this.scope.tally;
-    if (tally) tally.cached += 1;
+    this.scope.ledger?.answeredFromCache();
     this.options.events?.cacheHit?.({ route });
   }
 
   /**
    * This transport as one operation's client sees it: every call it sends, and every read the cache
-   * answers for it, carries the operation's scope (deadline, tally). One small object per operation,
+   * answers for it, carries the operation's scope (deadline, ledger). One small object per operation,
    * no closures: the view differs from the transport by its scope alone.
    */
   scoped(scope: CallScope): UpstreamTransport {

@@ -1,7 +1,7 @@
 // The gateway's own upstream budget (UPSTREAM_RATE_LIMIT_PER_MIN) in one process: what a client
-// sees (RATE_LIMITED with retryAfter, extensions.upstreamBudget), the share kept for writes, the
-// metrics, and the stage's rules (wait within the deadline, else refuse; retries claim their own
-// call; the live poller's calls claim as 'poll' and never wait).
+// sees (RATE_LIMITED with retryAfter, extensions.upstreamBudget, a stream's on its last payload),
+// the share kept for writes, the metrics, and the stage's rules (wait within the deadline, else
+// refuse; retries claim their own call; the live poller's calls claim as 'poll' and never wait).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
@@ -14,6 +14,7 @@ import { upstreamKey } from '../../src/upstream/call/upstream-key';
 import { UpstreamTransport } from '../../src/upstream/transport';
 import { metric, sse, startLiveStack, until } from '../live/support';
 import { KEY, type Stack, startStack } from '../support/stack';
+import { postStreamed } from '../support/streamed-answers';
 
 const edge = newId('edghts');
 const route = newId('edghtsrt');
@@ -77,6 +78,43 @@ describe('the upstream budget seen by clients', () => {
     expect(metrics).not.toContain('gateway_upstream_budget_refusals_total{route="getBackend"');
     expect(metrics).not.toContain('gateway_upstream_budget_refusals_total{route="replaceBackend"');
     expect(metrics).not.toContain(KEY);
+  });
+});
+
+describe("a streamed answer's upstreamBudget", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ accounts: { [KEY]: seed() }, env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' } });
+  });
+  afterAll(() => stack.close());
+
+  const DEFERRED = `query($edgeId: ID!, $routeId: ID!) {
+    tunnels(first: 1) { nodes { id } }
+    ... @defer { httpsEdgeRouteBackend(edgeId: $edgeId, routeId: $routeId) { enabled } }
+  }`;
+
+  it('rides on the last payload, after the deferred call claimed, as upstreamCalls does', async () => {
+    // Two read claims a stream (the list, then the deferred backend): 7 of the read share left, then 5.
+    for (const [transport, remaining] of [
+      ['multipart', 7],
+      ['sse', 5],
+    ] as const) {
+      const answer = await postStreamed(
+        stack.url,
+        { query: DEFERRED, variables: { edgeId: edge, routeId: route } },
+        { transport, key: KEY },
+      );
+      expect(answer.payloads).toEqual([
+        { data: { tunnels: { nodes: [] } }, hasNext: true },
+        {
+          incremental: [{ data: { httpsEdgeRouteBackend: { enabled: true } }, path: [] }],
+          hasNext: false,
+          extensions: { upstreamBudget: { limit: 10, remaining } },
+        },
+      ]);
+      expect(answer.upstreamCalls).toEqual({ predicted: 2, made: 2 });
+    }
+    expect(stack.sandbox.calls(undefined, KEY)).toBe(4);
   });
 });
 

@@ -6,8 +6,9 @@ import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { exampleIdsFrom } from '../../src/gateway/graphiql';
-import { reportCalls } from '../../src/gateway/limits/upstream-calls-report';
+import { useCostExtensions } from '../../src/gateway/limits';
 import { demoData } from '../../src/sandbox';
+import { CallLedger } from '../../src/upstream';
 import { KEY, listen, type Stack, startStack } from '../support/stack';
 import { postStreamed, type StreamTransport } from '../support/streamed-answers';
 import { run, wsClient } from '../support/websocket';
@@ -80,7 +81,8 @@ describe('upstreamCalls of a deferred answer', () => {
 describe('a stream whose last payload is empty', () => {
   // No list of the schema ends after its last item is sent; a list streamed from an async generator does:
   // its last payload is a bare { hasNext: false }, which must carry the totals.
-  const calls = { predicted: 3, made: 0 };
+  // The operation's ledger, judged at 3 calls; each letter yielded counts as a call started.
+  let calls = new CallLedger();
   // The list ends once the payload of its last item has left: nothing is left to send with the end.
   let end = () => {};
   const lastItemSent: Plugin = {
@@ -95,7 +97,7 @@ describe('a stream whose last payload is empty', () => {
         Query: {
           async *letters() {
             for (const letter of ['a', 'b']) {
-              calls.made += 1;
+              calls.attempted(true);
               yield letter;
             }
             await new Promise<void>((resolve) => {
@@ -105,8 +107,8 @@ describe('a stream whose last payload is empty', () => {
         },
       },
     }),
-    context: () => ({ upstreamScope: { deadline: Number.POSITIVE_INFINITY, operation: calls } }),
-    plugins: [lastItemSent, { onExecute: () => reportCalls }, useDeferStream()],
+    context: () => ({ upstreamScope: { deadline: Number.POSITIVE_INFINITY, ledger: calls } }),
+    plugins: [lastItemSent, useCostExtensions() as Plugin, useDeferStream()],
   });
   const server = createServer(yoga);
   let url = '';
@@ -118,7 +120,8 @@ describe('a stream whose last payload is empty', () => {
   it.each<StreamTransport>(['multipart', 'sse'])(
     'over %s the totals ride on that bare payload',
     async (transport) => {
-      calls.made = 0;
+      calls = new CallLedger();
+      calls.judge(3, true);
       const answer = await postStreamed(
         url,
         { query: '{ letters @stream(initialCount: 1) }' },

@@ -4,18 +4,19 @@
 // than MAX_RESPONSE_OBJECTS, or to need more calls than its credential's budget has left right now.
 // A query or mutation admitted holds its predicted calls in the budget until it ends (budget-holds.ts
 // drops what it did not use), so operations arriving together are judged against each other's.
-// Each answer then says what was predicted and what was made: extensions.upstreamCalls.
+// It only admits: the prediction goes into the operation's ledger, which cost-extensions.ts reports on
+// the answer (extensions.upstreamCalls: predicted, then made), a refused one's too.
 import { type ExecutionArgs, type ExecutionResult, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
 import { GatewayError } from '../../errors';
 import { type RateBudget, type Reservation, retryAfterFromMs } from '../../shared-state';
 import { toGraphQLError } from '../execution/graphql-errors';
+import { UPSTREAM_CALLS_EXTENSION } from './cost-extensions';
 import { type FittingFirst, fittingFirst } from './demand/fitting-first';
 import { ArgumentRefusal, type Plan, type PlanRequest } from './demand/plan';
 import { planOf } from './demand/plans';
 import { coerceVariables, VariableRefusal } from './demand/variables';
-import { reportCalls, UPSTREAM_CALLS_EXTENSION, withCalls } from './upstream-calls-report';
 
 /** A too-expensive refusal's page to lower: `{ path, first }` (the largest `first` that fits). */
 const FITS_EXTENSION = 'fitsWith';
@@ -136,15 +137,14 @@ function judge(
   });
 }
 
-/** The refused operation's answer: the error, with the prediction it was judged on. */
+/** The refused operation's answer: the error, with the prediction and limits it was judged on. */
 function refused(refusal: Refusal, plan: Plan, limits: DemandLimits, fits?: FittingFirst): ExecutionResult {
   // Variables that do not fit: a request error, as graphql-js words it (no data at all).
-  if (refusal instanceof VariableRefusal)
-    return withCalls({ errors: [...refusal.errors] }, { predicted: 0, made: 0 });
+  if (refusal instanceof VariableRefusal) return { errors: [...refusal.errors] };
   // An argument out of range: the field's error, as execution would give it (no data at all).
   if (refusal instanceof ArgumentRefusal) {
     const error = toGraphQLError(refusal.error, new GraphQLError(refusal.message, { path: refusal.path }));
-    return withCalls({ data: null, errors: [error] }, { predicted: 0, made: 0 });
+    return { data: null, errors: [error] };
   }
   const error = toGraphQLError(refusal);
   Object.assign(error.extensions, {
@@ -152,10 +152,8 @@ function refused(refusal: Refusal, plan: Plan, limits: DemandLimits, fits?: Fitt
     responseObjects: { predicted: plan.objects, limit: limits.maxResponseObjects },
     ...(fits ? { [FITS_EXTENSION]: { path: fits.path, first: fits.first } } : {}),
   });
-  return withCalls({ errors: [error] }, { predicted: plan.calls, made: 0 });
+  return { errors: [error] };
 }
-
-type OperationCalls = Context['upstreamScope']['operation'];
 
 export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): Plugin<Context> {
   /** Plans, notes the prediction, and refuses or lets the operation run (in the same tick when it can). */
@@ -163,29 +161,19 @@ export function useDemandControl(limits: DemandLimits, budget?: DemandBudget): P
     args: ExecutionArgs,
     stop: (result: ExecutionResult) => void,
     hold: boolean,
-  ): OperationCalls | undefined | Promise<OperationCalls | undefined> => {
+  ): undefined | Promise<undefined> => {
     const scope = (args.contextValue as Context).upstreamScope;
-    const settle = ({ plan, refusal, fits, reservation }: Judgement): OperationCalls | undefined => {
+    const settle = ({ plan, refusal, fits, reservation }: Judgement): undefined => {
       if (reservation) scope.reservation = reservation;
-      const calls = scope.operation;
-      if (calls) calls.predicted = plan.calls;
-      if (scope.tally) scope.tally.predicted += plan.calls;
+      // A refusal's prediction too: predicted 0 when its variables or arguments could not be planned.
+      scope.ledger?.judge(plan.calls, refusal === undefined);
       if (refusal) stop(refused(refusal, plan, limits, fits));
-      return refusal ? undefined : calls;
     };
     const judged = judge(args, limits, budget, hold);
     return judged instanceof Promise ? judged.then(settle) : settle(judged);
   };
-  // An admitted operation's answer says what it made (./upstream-calls-report.ts), a stream on its last.
-  const afterAdmission = (calls: OperationCalls | undefined) => (calls ? reportCalls : undefined);
   return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const admitted = admit(args, setResultAndStopExecution, true);
-      return admitted instanceof Promise ? admitted.then(afterAdmission) : afterAdmission(admitted);
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const admitted = admit(args, setResultAndStopExecution, false);
-      return admitted instanceof Promise ? admitted.then(() => undefined) : undefined;
-    },
+    onExecute: ({ args, setResultAndStopExecution }) => admit(args, setResultAndStopExecution, true),
+    onSubscribe: ({ args, setResultAndStopExecution }) => admit(args, setResultAndStopExecution, false),
   };
 }

@@ -1,14 +1,15 @@
 // One log line per request: request id, operation, status, duration, the upstream calls made for
 // it and the outcome. The request id comes from X-Request-Id when the caller sends a sane one, and
-// is echoed in the response. Upstream calls are counted into the request's tally, which each of its
-// operations' upstream scope carries (src/upstream/call/call-scope.ts), so concurrent requests never mix.
+// is echoed in the response. Upstream calls are counted into the request's ledger, the sum of its
+// operations' (src/upstream/call/ledger.ts, each carried by its upstream scope), so concurrent requests
+// never mix.
 // A streamed answer's line (a subscription, @defer, @stream) is written when its stream ends, once.
 // Errors are tied to their request as they leave execution (./error-requests.ts).
 import { randomUUID } from 'node:crypto';
 import { type ExecutionArgs, getOperationAST } from 'graphql';
 import { handleStreamOrSingleExecutionResult, isAsyncIterable, type Plugin } from 'graphql-yoga';
 import type { Logger } from '../../log';
-import { newTally, type UpstreamEvents, type UpstreamTally } from '../../upstream';
+import { CallLedger, type UpstreamEvents } from '../../upstream';
 import { collectErrorCodes, watchedStream } from './answer-codes';
 import { LONGEST_TEXT, noteErrorsOf } from './error-requests';
 import { loggable } from './operation-names';
@@ -18,7 +19,8 @@ const REQUEST_ID_HEADER = 'x-request-id';
 interface RequestRecord {
   readonly id: string;
   readonly started: number;
-  readonly upstream: UpstreamTally;
+  /** What its upstream calls did: the sum of its operations' ledgers. */
+  readonly upstream: CallLedger;
   /** True once the request carried GraphQL parameters (not a probe, a scrape or the GraphiQL page). */
   graphql: boolean;
   /** Names the client gave (operationName), then the operations executed: a batch has several. */
@@ -86,11 +88,11 @@ type ExecuteDone = NonNullable<
   Exclude<Awaited<ReturnType<NonNullable<Plugin['onExecute']>>>, void>['onExecuteDone']
 >;
 
-/** The request log: its yoga plugin, and each request's tally for the upstream scope of its operations. */
+/** The request log: its yoga plugin, and each request's ledger, which its operations' ledgers count into. */
 export interface RequestLog {
   readonly plugin: Plugin;
-  /** The tally of a request's upstream work, counted by the transport (see src/upstream/call/call-scope.ts). */
-  tallyOf(request: Request): UpstreamTally | undefined;
+  /** The ledger of a request's upstream calls, counted by the transport (see src/upstream/call/ledger.ts). */
+  ledgerOf(request: Request): CallLedger | undefined;
   /**
    * A graphql-ws operation, which runs on `request` (made for it: ../transports/websocket.ts) with no HTTP answer:
    * its results are noted as they leave, and its line is written when it ends.
@@ -117,7 +119,7 @@ export function createRequestLog(logger: Logger): RequestLog {
   const newRecord = (request: Request): RequestRecord => ({
     id: requestIdOf(request.headers.get(REQUEST_ID_HEADER)),
     started: performance.now(),
-    upstream: newTally(),
+    upstream: new CallLedger(),
     graphql: false,
     requested: [],
     executed: [],
@@ -231,7 +233,7 @@ export function createRequestLog(logger: Logger): RequestLog {
       operationType: joined(record.executed.map((o) => o.type)),
       ...(answer.status !== undefined ? { status: answer.status } : {}),
       durationMs: Math.round((performance.now() - record.started) * 10) / 10,
-      upstream: record.upstream,
+      upstream: record.upstream.tally(),
       outcome: errors.length === 0 && status < 400 ? 'ok' : 'error',
       ...(errors.length > 0 ? { errors } : {}),
     };
@@ -253,7 +255,7 @@ export function createRequestLog(logger: Logger): RequestLog {
       },
     };
   }
-  return { plugin, tallyOf: (request) => records.get(request)?.upstream, socketOperation };
+  return { plugin, ledgerOf: (request) => records.get(request)?.upstream, socketOperation };
 }
 
 /** The request log's yoga plugin (createRequestLog), for yoga's list of plugins. */

@@ -10,7 +10,6 @@
 // of live join calls. They hang off the credential's entry (live-events.ts), so they go, and their
 // client with its key, when the credential's last stream ends.
 import { LRUCache } from 'lru-cache';
-import type { OperationCalls } from '../../upstream';
 
 /**
  * Observations (and selections) whose joins are kept at once, the least recently read dropped
@@ -23,27 +22,6 @@ const KEPT = 16;
 /** What names an event's observation: every live event carries when it was observed. */
 export interface Observed {
   readonly observedAt: string;
-}
-
-/**
- * One observation's join calls, as the report stage counts them (`made += 1` per call started):
- * each is handed to `counted` (the metric) as it is made. The subscription's log line counts them
- * through its tally.
- */
-export class JoinCalls implements OperationCalls {
-  predicted = 0;
-  private count = 0;
-
-  constructor(private readonly counted: (calls: number) => void) {}
-
-  get made(): number {
-    return this.count;
-  }
-
-  set made(n: number) {
-    if (n > this.count) this.counted(n - this.count);
-    this.count = n;
-  }
 }
 
 export class EventJoins {

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError } from '../../errors';
 import type { Logger } from '../../log';
 import { MINUTE_MS } from '../../time';
-import type { NgrokClient, UpstreamTally } from '../../upstream';
+import type { CallLedger, NgrokClient } from '../../upstream';
 import type { LiveFeed } from '../fan-out/feed';
 import { KINDS, type LiveKind } from '../kinds/kinds';
 import type { LiveMetrics } from '../metrics';
@@ -33,8 +33,8 @@ interface PollBudget {
 export interface PollerOptions {
   readonly digest: string;
   readonly client: NgrokClient;
-  /** What the client's calls sent upstream (its scope's tally). */
-  readonly tally: UpstreamTally;
+  /** What the client's calls sent upstream (the ledger its scope's sums into). */
+  readonly tally: CallLedger;
   readonly snapshots: SharedSnapshots;
   readonly interest: Interest;
   readonly feed: LiveFeed;

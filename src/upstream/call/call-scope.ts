@@ -1,47 +1,10 @@
-// What one GraphQL operation hands every upstream call it makes: its deadline, and the tally its
-// request's log line reports. It travels as an argument (the operation's client holds it, see
-// UpstreamTransport.scoped), not in AsyncLocalStorage, whose promise hooks would tax every promise
+// What one GraphQL operation hands every upstream call it makes: its deadline, and its ledger of
+// upstream calls (./ledger.ts), which its request's ledger sums for the log line. It travels as an
+// argument (the operation's client holds it, see UpstreamTransport.scoped), not in AsyncLocalStorage, whose promise hooks would tax every promise
 // of every request. Outside an operation (the live poller, readiness) there is no deadline.
 import type { Context as TraceContext } from '@opentelemetry/api';
 import type { Reservation } from '../../shared-state';
-
-/** What one request's upstream calls did, for its log line. */
-export interface UpstreamTally {
-  /** HTTP calls sent (each retry is a call). */
-  calls: number;
-  /** GETs that joined an identical call in flight. */
-  coalesced: number;
-  /** Reads the read cache answered (CACHE_TTL_MS). */
-  cached: number;
-  retries: number;
-  /** Upstream calls its operations were predicted to make at most (src/gateway/limits/), summed. */
-  predicted: number;
-  /** Calls its operations started: a call's resends count once, joined or cached reads not at all. */
-  made: number;
-  /** Where the credential stands in the gateway's upstream budget after this request's last claim. */
-  budget?: UpstreamBudgetStanding;
-}
-
-/** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
-interface UpstreamBudgetStanding {
-  readonly limit: number;
-  readonly remaining: number;
-}
-
-export const newTally = (): UpstreamTally => ({
-  calls: 0,
-  coalesced: 0,
-  cached: 0,
-  retries: 0,
-  predicted: 0,
-  made: 0,
-});
-
-/** One operation's upstream calls: predicted before it runs, and started while it runs. */
-export interface OperationCalls {
-  predicted: number;
-  made: number;
-}
+import { CallLedger } from './ledger';
 
 export interface CallScope {
   /**
@@ -49,10 +12,11 @@ export interface CallScope {
    * executing (src/gateway/limits/operation-deadline.ts sets it) and outside any operation.
    */
   deadline: number;
-  /** Counted into by the transport's stages; shared by the operations of one request. */
-  readonly tally?: UpstreamTally;
-  /** This operation's own calls (extensions.upstreamCalls); absent outside an operation. */
-  readonly operation?: OperationCalls;
+  /**
+   * This operation's calls, counted into by the transport's stages (and into its request's ledger):
+   * extensions.upstreamCalls and upstreamBudget, the log line. Absent outside an operation.
+   */
+  readonly ledger?: CallLedger;
   /** The operation span's context, set when tracing is on (src/gateway/observability/tracing.ts): its calls' parent. */
   trace?: TraceContext;
   /**
@@ -64,22 +28,24 @@ export interface CallScope {
   readonly claim?: 'poll';
 }
 
-/** A scope of its own for one operation: no deadline yet, counting into `tally`. */
-export const newScope = (tally?: UpstreamTally): CallScope => ({
+/** A scope of its own for one operation: no deadline yet, a ledger of its own counted into `request`'s. */
+export const newScope = (request?: CallLedger): CallScope => ({
   deadline: Number.POSITIVE_INFINITY,
-  operation: { predicted: 0, made: 0 },
-  ...(tally ? { tally } : {}),
+  ledger: new CallLedger(request),
 });
 
 /**
- * The scope of one observation's live joins: counted into the subscription's `tally` (its log line)
- * and into `operation` (that observation's calls), paid from the live share, no deadline of a request.
+ * The scope of one observation's live joins: a ledger of that observation's calls, counted into the
+ * subscriber's `request` (its log line) and told to `counted` (the metric of join calls) as each
+ * starts; paid from the live share, no deadline of a request.
  */
-export const liveJoinScope = (tally: UpstreamTally | undefined, operation: OperationCalls): CallScope => ({
+export const liveJoinScope = (
+  request: CallLedger | undefined,
+  counted: ((calls: number) => void) | undefined,
+): CallScope => ({
   deadline: Number.POSITIVE_INFINITY,
-  operation,
+  ledger: new CallLedger(request, counted),
   claim: 'poll',
-  ...(tally ? { tally } : {}),
 });
 
 /**

@@ -3,7 +3,7 @@
 import type { Context as TraceContext } from '@opentelemetry/api';
 import { GatewayError, UpstreamError } from '../../errors';
 import type { Reservation } from '../../shared-state';
-import type { OperationCalls, UpstreamTally } from './call-scope';
+import type { CallLedger } from './ledger';
 import { MESSAGES } from './messages';
 import type { UpstreamRequest, UpstreamResponse } from './request';
 
@@ -16,10 +16,8 @@ export interface Call {
   readonly path: string;
   /** The operation's deadline (performance.now() clock); Infinity outside an operation. */
   readonly deadline: number;
-  /** The request's tally of upstream work (its log line); absent outside a request. */
-  readonly tally?: UpstreamTally;
-  /** The operation's own count of the calls it started; absent outside an operation. */
-  readonly operation?: OperationCalls;
+  /** The operation's ledger of upstream calls (its request's sums them); absent outside an operation. */
+  readonly ledger?: CallLedger;
   /** The operation's holds in the budget (its attempts take them first); absent: none. */
   readonly reservation?: Reservation;
   /** 'poll': a read paid from the live share (CallScope.claim). */

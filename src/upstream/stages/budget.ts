@@ -76,7 +76,7 @@ const budgetStage =
         limit: budget.limitPerMin,
         remaining,
       });
-      if (call.tally) call.tally.budget = { limit: budget.limitPerMin, remaining };
+      call.ledger?.claimed({ limit: budget.limitPerMin, remaining });
       return next(call);
     });
   };
@@ -97,7 +97,7 @@ const budgetWaitStage =
           if (kind === 'poll' || waitMs + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
             const retryAfter = caught.error.details.retryAfter;
             events?.budget?.({ route, kind, outcome: 'refused', limit, remaining: 0, retryAfter });
-            if (call.tally) call.tally.budget = { limit, remaining: 0 };
+            call.ledger?.claimed({ limit, remaining: 0 });
             events?.rateLimited?.({ route, source: 'gateway', retryAfter });
             throw new AttemptFailure(caught.error, 'local');
           }

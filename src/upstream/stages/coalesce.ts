@@ -62,7 +62,7 @@ export function coalesceStage({ events }: CoalesceOptions, stats: { coalesced: n
     const pending = inFlight.get(call.digest, call.path);
     if (pending && pending.shape === call.shape) {
       stats.coalesced += 1;
-      if (call.tally) call.tally.coalesced += 1;
+      call.ledger?.joined();
       events?.coalesced?.({ route: call.request.route });
       // The call keeps the deadline of the operation that started it; this one may end sooner. When
       // it ends no later than the started call's, that call's own deadline ends both: no timer.

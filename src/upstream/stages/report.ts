@@ -1,6 +1,6 @@
-// Reports every attempt sent to the upstream (the attempt hook, for metrics) and counts it into the
-// request's tally: its status, or the error code when no answer came; and counts each call started
-// into its operation (extensions.upstreamCalls.made) once, however often it is resent.
+// Reports every attempt sent to the upstream (the attempt hook, for metrics): its status, or the error
+// code when no answer came; and counts it into the operation's ledger (call/ledger.ts), the call it
+// starts once however often it is resent (extensions.upstreamCalls.made).
 import type { UpstreamEvents } from '../call/hooks';
 import { asFailure, callNext, type Stage, statusOf } from '../call/stage';
 
@@ -11,12 +11,8 @@ export const reportStage =
   (call) => {
     const started = performance.now();
     const report = (status: number | undefined, code: string | undefined) => {
-      if (call.tally) call.tally.calls += 1;
       // A call's first attempt sent: its resends (retry.ts) are the same call.
-      if (call.attempt === undefined) {
-        if (call.tally) call.tally.made += 1;
-        if (call.operation) call.operation.made += 1;
-      }
+      call.ledger?.attempted(call.attempt === undefined);
       events?.attempt?.({
         route: call.request.route,
         method: call.request.method,

@@ -107,7 +107,7 @@ function retrying(
         });
         if (delayMs === undefined) throw caught;
         stats.retries += 1;
-        if (call.tally) call.tally.retries += 1;
+        call.ledger?.retried();
         events?.retry?.({
           route: call.request.route,
           method: call.request.method,

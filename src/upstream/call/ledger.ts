@@ -1,0 +1,121 @@
+// What one operation's upstream calls cost: predicted before it runs (demand control), then started,
+// sent (each resend too), joined to an identical call in flight, answered by the read cache, and where
+// its credential stood in the budget after its last claim. Each count has one writer: the note its one
+// stage or hook makes. Each note counts into the request's ledger too, so a request's ledger (its log
+// line) is the sum of its operations' (a batch holds several; a subscription adds its observations' joins).
+
+/** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
+interface BudgetStanding {
+  readonly limit: number;
+  readonly remaining: number;
+}
+
+/** What a request's upstream calls did, as its log line writes it. */
+interface Tally {
+  readonly calls: number;
+  readonly coalesced: number;
+  readonly cached: number;
+  readonly retries: number;
+  readonly predicted: number;
+  readonly made: number;
+  readonly budget?: BudgetStanding;
+}
+
+type Counted = Exclude<keyof Tally, 'budget'>;
+
+export class CallLedger {
+  /** In the order of the request log line's `upstream` field. */
+  private readonly counts: Record<Counted, number> = {
+    calls: 0,
+    coalesced: 0,
+    cached: 0,
+    retries: 0,
+    predicted: 0,
+    made: 0,
+  };
+  private standing: BudgetStanding | undefined;
+  private admission: 'admitted' | 'refused' | undefined;
+
+  /**
+   * `request`: the ledger of the request this operation belongs to, which sums its operations';
+   * `onCall`: told of each call started (a live observation's joins: their metric).
+   */
+  constructor(
+    readonly request?: CallLedger,
+    private readonly onCall?: (calls: number) => void,
+  ) {}
+
+  /** Upstream calls it was predicted to make at most (src/gateway/limits/demand-control.ts). */
+  get predicted(): number {
+    return this.counts.predicted;
+  }
+
+  /** Calls it started: a call's resends count once, joined or cached reads not at all. */
+  get made(): number {
+    return this.counts.made;
+  }
+
+  /** HTTP calls sent (each retry is a call). */
+  get calls(): number {
+    return this.counts.calls;
+  }
+
+  /** Where the credential stands in the gateway's upstream budget after the last claim counted here. */
+  get budget(): BudgetStanding | undefined {
+    return this.standing;
+  }
+
+  /** True once demand control judged the operation, admitted or refused. */
+  get judged(): boolean {
+    return this.admission !== undefined;
+  }
+
+  get refused(): boolean {
+    return this.admission === 'refused';
+  }
+
+  /** Demand control's judgement: the calls predicted, and whether it may run. */
+  judge(predicted: number, admitted: boolean): void {
+    this.admission = admitted ? 'admitted' : 'refused';
+    this.add('predicted', predicted - this.counts.predicted);
+  }
+
+  /** An attempt sent (stages/report.ts); `first`: the call's first, its resends (retry.ts) are the same call. */
+  attempted(first: boolean): void {
+    this.add('calls', 1);
+    if (!first) return;
+    this.add('made', 1);
+    this.onCall?.(1);
+  }
+
+  /** A GET that joined an identical call in flight (stages/coalesce.ts). */
+  joined(): void {
+    this.add('coalesced', 1);
+  }
+
+  /** A read the read cache answered (CACHE_TTL_MS; transport.ts, noteCacheHit). */
+  answeredFromCache(): void {
+    this.add('cached', 1);
+  }
+
+  /** A failed attempt tried again (stages/retry.ts). */
+  retried(): void {
+    this.add('retries', 1);
+  }
+
+  /** A claim on the budget granted or refused (stages/budget.ts): where the credential stands after it. */
+  claimed(standing: BudgetStanding): void {
+    this.standing = standing;
+    this.request?.claimed(standing);
+  }
+
+  /** The counts, for a log line: the budget's standing once a claim was made. */
+  tally(): Tally {
+    return { ...this.counts, ...(this.standing ? { budget: { ...this.standing } } : {}) };
+  }
+
+  private add(counted: Counted, n: number): void {
+    this.counts[counted] += n;
+    this.request?.add(counted, n);
+  }
+}
