@@ -58,7 +58,7 @@ import {
   useSingleConnectionRefusal,
   withCompression,
 } from './gateway/transports';
-import { LiveEvents } from './live';
+import { Live } from './live';
 import { type Logger, silentLogger } from './log';
 import { schema } from './schema';
 import { createSharedState, registerRedisMetrics } from './shared-state';
@@ -134,7 +134,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
   });
   const persisted = persistedOperations(config.persisted, schema);
   // One poller per credential (for the cluster with REDIS_URL), its snapshots and events shared.
-  const live = new LiveEvents(config, { transport, registry: metrics.registry, logger, shared });
+  const live = new Live(config, { transport, registry: metrics.registry, logger, shared });
 
   const maskError = createMaskError(maskLoggerOf(logger));
   // GraphiQL's page, built and compressed once, served with an ETag.

@@ -1,10 +1,11 @@
 // The per-request context: the caller, an upstream client with its API key, and the request's
-// own lookups (lookups/), which own its DataLoaders. A subscription's context takes the lookups of
-// each event's observation before the event is resolved (enterEvent).
+// own lookups (lookups/), which own its DataLoaders. A subscription's events are each executed with a
+// context of their own, the operation's with the lookups of the event's observation (eventContext).
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
-import type { EndpointWrite, LiveEvents, LiveKind, Observed, StreamItem, SubscriberLink } from './live';
+import type { EndpointWrite, Live, LiveKind, StreamItem, SubscriberLink } from './live';
 import { type Lookups, lookupsOf } from './lookups';
+import type { Observed } from './lookups/observation-lookups';
 import {
   type CallScope,
   liveJoinScope,
@@ -25,7 +26,7 @@ export interface Caller {
 export interface Context {
   /** This operation's lookups, one per kind (lookups/), reading through `client`. */
   readonly lookups: Lookups;
-  /** This operation's deadline and its request's tally, carried by every upstream call it makes. */
+  /** This operation's deadline and its ledger (summed into its request's), carried by every upstream call it makes. */
   readonly upstreamScope: CallScope;
   /** The upstream client for this request's credential; its calls refuse when there is none. */
   readonly client: NgrokClient;
@@ -46,22 +47,26 @@ export interface Context {
 }
 
 /**
- * Points `ctx` at the lookups and DataLoaders of `event`'s observation before the event is resolved:
- * each observation of a subscription sees the upstream afresh (no join frozen at the first event, no
- * error cached for later observations), and the account's subscribers on this replica asking the
- * same `selection` share one lookup per observation. A subscription resolves the events of one
- * observation at a time (together: gateway/limits/observation-joins.ts), so the switch never crosses
- * two observations.
+ * The context `event` is executed with: the operation's, with the lookups and DataLoaders of its
+ * observation. Each observation of a subscription sees the upstream afresh (no join frozen at the
+ * first event, no error cached for later observations), the account's subscribers on this replica
+ * asking the same `selection` share one lookup per observation, and the operation's own context is
+ * never changed (gateway/limits/observation-joins.ts executes each observation's events with it).
  */
-export function enterEvent(ctx: Context, list: LiveKind, event: Observed, selection: string): void {
-  Object.assign(ctx, { lookups: ctx.eventLookups(list, event, selection) });
+export function eventContext<C extends Context>(
+  ctx: C,
+  list: LiveKind,
+  event: Observed,
+  selection: string,
+): C {
+  return { ...ctx, lookups: ctx.eventLookups(list, event, selection) };
 }
 
 export function createContext(
   transport: UpstreamTransport,
   caller: Caller | null,
   cache?: ReadCache,
-  live?: LiveEvents,
+  live?: Live,
   upstreamScope: CallScope = newScope(),
   /** The transport of a subscription: what it holds unsent counts against the subscriber's cap. */
   link?: SubscriberLink,

@@ -6,7 +6,7 @@ import type { RequestListener } from 'node:http';
 import type { YogaServerInstance } from 'graphql-yoga';
 import type { Registry } from 'prom-client';
 import type { Context } from '../context';
-import type { LiveEvents } from '../live';
+import type { Live } from '../live';
 import type { SharedState } from '../shared-state';
 import type { UpstreamTransport } from '../upstream';
 import type { RequestLog } from './observability/request-log';
@@ -28,7 +28,7 @@ export interface Gateway {
   /** The gateway's own Prometheus registry (served at /metrics). */
   readonly metrics: Registry;
   /** Live tunnel events: their pollers and open streams. */
-  readonly live: LiveEvents;
+  readonly live: Live;
   /** State shared with other replicas through Redis (REDIS_URL), else per process. */
   readonly shared: SharedState;
   /** Ends live streams, then closes the upstream pool and the shared state. */

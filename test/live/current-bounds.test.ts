@@ -8,7 +8,7 @@
 // quiet account.
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
-import { eventBytes, type SubscriberLink } from '../../src/live/fan-out/backlog';
+import { eventBytes, type SubscriberLink } from '../../src/live/delivery/events/backlog';
 import { upstreamKey } from '../../src/upstream';
 import { cloudSeeds, POLICY } from './endpoint-support';
 import { stalledSse, wsSubscriber } from './slow-clients';

@@ -5,7 +5,7 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SharedSnapshots } from '../../src/live/snapshots/shared-snapshots';
+import { SharedSnapshots } from '../../src/live/observation/snapshots/shared-snapshots';
 import { keyNames } from '../../src/shared-state/redis/keys';
 import { CHANGES_KEPT, RedisSnapshotStore } from '../../src/shared-state/snapshots/redis-snapshot-store';
 import { RedisServer, redisTestsRun } from '../support/redis-server';

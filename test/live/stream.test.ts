@@ -3,14 +3,15 @@
 // (test/live/slow-subscribers.test.ts drives the same over real sockets).
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../src/errors';
-import { eventBytes, type SubscriberLink } from '../../src/live/fan-out/backlog';
-import { currentEvents } from '../../src/live/fan-out/current-events';
-import { type Channel, EventStream, type StreamItem } from '../../src/live/fan-out/event-stream';
-import { PubSubFeed } from '../../src/live/fan-out/feed';
+import { eventBytes, type SubscriberLink } from '../../src/live/delivery/events/backlog';
+import type { Channel } from '../../src/live/delivery/events/channel';
+import { currentEvents } from '../../src/live/delivery/events/current-events';
+import { EventStream, type StreamItem } from '../../src/live/delivery/events/event-stream';
 import { KINDS } from '../../src/live/kinds/kinds';
 import type { TunnelEventPayload } from '../../src/live/kinds/tunnel-events';
-import { SharedSnapshots } from '../../src/live/snapshots/shared-snapshots';
-import type { Snapshot } from '../../src/live/snapshots/snapshot';
+import { PubSubFeed } from '../../src/live/observation/feed';
+import { SharedSnapshots } from '../../src/live/observation/snapshots/shared-snapshots';
+import type { Snapshot } from '../../src/live/observation/snapshots/snapshot';
 import { MemorySnapshotStore } from '../../src/shared-state';
 import type { Tunnel } from '../../src/upstream';
 

@@ -1,8 +1,10 @@
 // A subscription's events executed an observation at a time: the events one observation (a walk, or
 // a write) brings a subscriber are executed together, up to 100 at once, so their Ref.node loads
 // reach one DataLoader dispatch per kind and level (one filtered list per 100 ids) instead of a
-// batch per event; with no join selected each event runs as it comes. Their calls are paid from the
-// live share (context.ts, eventLookups) and bounded by the subscription's plan (demand/observation.ts):
+// batch per event; with no join selected each event runs as it comes. Each group is executed with the
+// context its source gives its observation (schema/live/observed-events.ts: the operation's, with the
+// observation's lookups), never a changed one. Their calls are paid from the live share (context.ts,
+// eventLookups) and bounded by the subscription's plan (demand/observation.ts):
 //   - an observation with more events than its joins were admitted for ends the subscription with
 //     OPERATION_TOO_EXPENSIVE before any of them is joined;
 //   - joins the live share (or the upstream) refuses end it with RATE_LIMITED and retryAfter, the
@@ -20,7 +22,7 @@ import { ArgumentRefusal } from './demand/plan';
 import { planOf } from './demand/plans';
 import { coerceVariables, VariableRefusal } from './demand/variables';
 
-/** What the live streams offer (src/live/fan-out/event-stream.ts): an observation's items ready together. */
+/** What the live streams offer (src/live/delivery/events/event-stream.ts): an observation's items ready together. */
 interface GroupedSource extends AsyncIterator<unknown> {
   nextGroup(most: number): Promise<unknown[]>;
 }
@@ -34,6 +36,14 @@ const grouped = (source: AsyncIterator<unknown>): GroupedSource =>
           return item.done ? [] : [item.value];
         },
       });
+
+/** The context each item is executed with: what the source says (an observation's), else the operation's. */
+type ContextOf = (item: unknown) => unknown;
+
+const contextsOf = (source: object, operation: unknown): ContextOf =>
+  'contextOf' in source && typeof source.contextOf === 'function'
+    ? (item) => (source.contextOf as ContextOf).call(source, item)
+    : () => operation;
 
 const observedAt = (item: unknown): string | undefined =>
   typeof item === 'object' && item !== null && 'observedAt' in item && typeof item.observedAt === 'string'
@@ -77,6 +87,7 @@ class ObservationResults implements AsyncIterableIterator<ExecutionResult> {
     private readonly source: GroupedSource,
     private readonly args: ExecutionArgs,
     private readonly joins: { readonly together: number; readonly events: number },
+    private readonly contextOf: ContextOf,
   ) {}
 
   [Symbol.asyncIterator](): this {
@@ -99,8 +110,8 @@ class ObservationResults implements AsyncIterableIterator<ExecutionResult> {
     return { done: true, value: undefined };
   }
 
-  private run(item: unknown): Promise<ExecutionResult> {
-    return Promise.resolve(execute({ ...this.args, rootValue: item }));
+  private run(item: unknown, contextValue: unknown): Promise<ExecutionResult> {
+    return Promise.resolve(execute({ ...this.args, rootValue: item, contextValue }));
   }
 
   private async runGroup(): Promise<void> {
@@ -112,7 +123,8 @@ class ObservationResults implements AsyncIterableIterator<ExecutionResult> {
     const overflow = this.count(group);
     if (overflow) return this.end(overflow);
     // Together: every event's loads of one level reach the observation's loaders in one tick.
-    const results = await Promise.all(group.map((item) => this.run(item)));
+    const contextValue = this.contextOf(group[0]);
+    const results = await Promise.all(group.map((item) => this.run(item, contextValue)));
     const refused = refusalIn(results);
     if (refused) return this.end(refused);
     this.ready.push(...results);
@@ -132,7 +144,7 @@ class ObservationResults implements AsyncIterableIterator<ExecutionResult> {
 
   /** The subscription's last result is `error` (raised as the field's, like a stream's own end). */
   private async end(error: GatewayError): Promise<void> {
-    this.ready = [await this.run(error)];
+    this.ready = [await this.run(error, this.args.contextValue)];
     this.done = true;
     await this.source.return?.();
   }
@@ -158,7 +170,12 @@ export function useObservationJoins(limits: { readonly maxUpstreamCalls: number 
           });
     const joins = plan === undefined || plan instanceof ArgumentRefusal ? undefined : plan.stream;
     const iterator = source[Symbol.asyncIterator]();
-    return new ObservationResults(grouped(iterator), args, joins ?? { together: 1, events: Infinity });
+    return new ObservationResults(
+      grouped(iterator),
+      args,
+      joins ?? { together: 1, events: Infinity },
+      contextsOf(source, args.contextValue),
+    );
   };
   return {
     onSubscribe({ setSubscribeFn }) {

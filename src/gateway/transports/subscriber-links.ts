@@ -1,4 +1,4 @@
-// The transport side of a live subscriber (src/live/fan-out/backlog.ts) for the gateway's two transports:
+// The transport side of a live subscriber (src/live/delivery/events/backlog.ts) for the gateway's two transports:
 // yoga's streamed HTTP response (SSE or multipart: Node's ServerResponse) and a graphql-ws socket.
 // Each says what it holds unsent, and goes away promptly when its subscriber is dropped, even if the
 // client never reads again.

@@ -60,7 +60,7 @@ function requestOf(request: IncomingMessage, authorization: string | null): Requ
 
 /**
  * Serves graphql-ws on the server's /graphql path. `close()` ends every socket (after the streams
- * have completed: see LiveEvents.close) and the WebSocket server.
+ * have completed: see Live.close) and the WebSocket server.
  */
 export function attachWebSocket(
   server: Server,

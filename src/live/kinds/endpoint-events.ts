@@ -1,7 +1,7 @@
 // Endpoint events: what changed between two observations of an account's endpoints (ONLINE,
 // OFFLINE, UPDATED when updated_at moved), and the event a write through the gateway makes.
 import type { Endpoint } from '../../upstream';
-import type { Snapshot } from '../snapshots/snapshot';
+import type { Snapshot } from '../observation/snapshots/snapshot';
 
 export type EndpointEventKind = 'ONLINE' | 'OFFLINE' | 'UPDATED';
 

@@ -10,7 +10,7 @@ import {
   type TunnelSession,
 } from '../../resources';
 import type { NgrokClient } from '../../upstream';
-import type { Listed, Snapshot } from '../snapshots/snapshot';
+import type { Listed, Snapshot } from '../observation/snapshots/snapshot';
 import { type EndpointEventPayload, endpointChanges, endpointEvent } from './endpoint-events';
 import { type PresenceKind, presenceChanges } from './presence-events';
 import { type TunnelEventPayload, tunnelEvent } from './tunnel-events';
@@ -39,7 +39,7 @@ export interface KindRules<T extends Listed, E extends LiveEvent> {
   /** One page of the poller's walk (limit 100, before `beforeId`), claimed as a poll call. */
   page(client: NgrokClient, beforeId: string | undefined): Promise<WalkPage<T>>;
   changes(previous: Snapshot<T>, next: Snapshot<T>): E[];
-  /** An item as an ONLINE event: what an includeCurrent subscriber starts from (fan-out/current-events.ts). */
+  /** An item as an ONLINE event: what an includeCurrent subscriber starts from (delivery/events/current-events.ts). */
   online(item: T, observedAt: string): E;
 }
 

@@ -1,6 +1,6 @@
 // The events of the lists whose items only come and go (tunnels, tunnel sessions): ONLINE for an id
 // new in an observation, OFFLINE for an id gone from it. Such an item never changes while listed.
-import type { Listed, Snapshot } from '../snapshots/snapshot';
+import type { Listed, Snapshot } from '../observation/snapshots/snapshot';
 
 export type PresenceKind = 'ONLINE' | 'OFFLINE';
 

@@ -5,11 +5,12 @@
 // items only come and go.
 import type { EnumRef, ObjectRef } from '@pothos/core';
 import type { GraphQLResolveInfo, OperationDefinitionNode } from 'graphql';
-import { type Context, enterEvent } from '../../context';
+import type { Context } from '../../context';
 import { GatewayError } from '../../errors';
 import type { LiveEvent, LiveKind, StreamItem } from '../../live';
 import { builder, type SchemaTypes as Types } from '../builder';
 import { upstreamCalls } from '../upstream-calls';
+import { ObservedEvents } from './observed-events';
 
 /** A field of the event type: its name in the payload, and its description. */
 type EventField<E> = readonly [name: keyof E & string, description: string];
@@ -57,7 +58,7 @@ let lastOperationId = 0;
 
 /**
  * What a subscription asks of each event: its operation and variables. Subscribers asking the same
- * share their events' joins (context.ts, enterEvent), so each one's calls stay within its own plan.
+ * share their events' lookups (context.ts, eventContext), so each one's calls stay within its own plan.
  */
 function selectionOf(info: GraphQLResolveInfo): string {
   let id = operationIds.get(info.operation);
@@ -92,12 +93,17 @@ export function liveSubscription<E extends LiveEvent>(name: string, spec: LiveSu
           description: spec.includeCurrent,
         }),
       },
-      subscribe: (_root, args, ctx: Context) => ctx.liveEvents(spec.list, args.includeCurrent ?? false),
+      // Each event is executed with its observation's lookups, shared by the account's subscribers.
+      subscribe: (_root, args, ctx: Context, info) =>
+        new ObservedEvents(
+          ctx.liveEvents(spec.list, args.includeCurrent ?? false),
+          ctx,
+          spec.list,
+          selectionOf(info),
+        ),
       // The stream's last item may be the error that ends it (a refused credential).
-      resolve: (item: StreamItem, _args, ctx, info) => {
+      resolve: (item: StreamItem) => {
         if (item instanceof GatewayError) throw item;
-        // Its joins are resolved with its observation's lookups, shared by the account's subscribers.
-        enterEvent(ctx, spec.list, item, selectionOf(info));
         // An event of this subscription's kind: its stream carries no other (Pothos cannot see that).
         return item as never;
       },

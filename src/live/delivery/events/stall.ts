@@ -4,7 +4,7 @@
 // for the whole window, something waited for it (events ready, or bytes unsent in its transport)
 // and it took nothing: no event read, no byte of its transport's backlog written.
 
-import { GatewayError } from '../../errors';
+import { GatewayError } from '../../../errors';
 
 /** The last item of a stream whose subscriber read nothing for `stallMs` while events waited. */
 export const stalled = (stallMs: number): GatewayError =>

@@ -8,9 +8,9 @@
 // poller that takes an account over, here or on another replica, diffs against it, and includeCurrent
 // on any replica starts from it. Past LIVE_MAX_SNAPSHOT_BYTES a snapshot is not stored (SnapshotTooLarge).
 import { LRUCache } from 'lru-cache';
-import type { SnapshotChange, SnapshotStore } from '../../shared-state';
-import { MINUTE_MS } from '../../time';
-import type { LiveKind } from '../kinds/kinds';
+import type { SnapshotChange, SnapshotStore } from '../../../shared-state';
+import { MINUTE_MS } from '../../../time';
+import type { LiveKind } from '../../kinds/kinds';
 import { isObserved, type Listed, type Snapshot, type Unversioned } from './snapshot';
 
 /**

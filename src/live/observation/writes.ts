@@ -3,13 +3,13 @@
 // snapshot, marked with the version it was applied to, so the next poll neither announces it again
 // nor undoes it with a walk that began before the write (snapshots/snapshot.ts settleWalk). Before the
 // account's first walk the write is kept all the same (a snapshot of writes only), so the first
-// walk settles against it rather than announcing it a second time. The registry (live-events.ts)
+// walk settles against it rather than announcing it a second time. The live side (live.ts)
 // holds one WriteAnnouncements; the context hands it every endpoint write of its credential.
-import { type Logger, silentLogger } from '../log';
-import type { Endpoint, UpstreamKey } from '../upstream';
-import type { LiveFeed } from './fan-out/feed';
-import { type EndpointEventPayload, type EndpointWrite, endpointEvent } from './kinds/endpoint-events';
-import { KINDS } from './kinds/kinds';
+import { type Logger, silentLogger } from '../../log';
+import type { Endpoint, UpstreamKey } from '../../upstream';
+import { type EndpointEventPayload, type EndpointWrite, endpointEvent } from '../kinds/endpoint-events';
+import { KINDS } from '../kinds/kinds';
+import type { LiveFeed } from './feed';
 import type { SharedSnapshots } from './snapshots/shared-snapshots';
 import { isObserved, type Snapshot, type Unversioned } from './snapshots/snapshot';
 
@@ -80,6 +80,7 @@ async function announceEndpointWrite(
       deps.feed.publish(KINDS.endpoints.topic, digest, {
         type: 'changes',
         version: next.version,
+        observedAt,
         events: [event],
       });
     return;

@@ -3,8 +3,8 @@
 // Both transports stop pulling events while their socket is full (SSE awaits 'drain', graphql-ws the
 // send callback), so a client that stops reading makes the queue grow: past the cap it is dropped.
 
-import { GatewayError } from '../../errors';
-import type { FeedMessage } from './feed';
+import { GatewayError } from '../../../errors';
+import type { FeedMessage } from '../../observation/feed';
 
 /** The last item of a stream whose subscriber left more than the cap unread. */
 export const tooSlow = (capBytes: number): GatewayError =>

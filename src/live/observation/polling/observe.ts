@@ -2,9 +2,9 @@
 // through the gateway meanwhile, stored as the new snapshot (compare-and-set: a write stored while
 // the walk settled makes it settle again) and published as the changes since the last observation
 // (or as a baseline when there was none).
-import type { NgrokClient } from '../../upstream';
-import type { LiveFeed } from '../fan-out/feed';
-import { KINDS, type LiveKind } from '../kinds/kinds';
+import type { NgrokClient } from '../../../upstream';
+import { KINDS, type LiveKind } from '../../kinds/kinds';
+import type { LiveFeed } from '../feed';
 import type { SharedSnapshots } from '../snapshots/shared-snapshots';
 import { isObserved, type Snapshot, settleWalk } from '../snapshots/snapshot';
 import { type WalkHooks, walkList } from './walk';
@@ -56,11 +56,16 @@ export async function observe(
     // What subscribers last saw: the store's observation, else this poller's own (the store lost it).
     const base = isObserved(stored) ? stored : previous;
     if (base === undefined)
-      deps.feed.publish(rules.topic, deps.digest, { type: 'baseline', version: next.version });
+      deps.feed.publish(rules.topic, deps.digest, { type: 'baseline', version: next.version, observedAt });
     else {
       const events = rules.changes(base, next);
       if (events.length > 0)
-        deps.feed.publish(rules.topic, deps.digest, { type: 'changes', version: next.version, events });
+        deps.feed.publish(rules.topic, deps.digest, {
+          type: 'changes',
+          version: next.version,
+          observedAt,
+          events,
+        });
     }
     return { ok: true, snapshot: next };
   }

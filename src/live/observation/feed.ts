@@ -1,7 +1,8 @@
-// The fan-out of observations to subscribers: yoga's pub/sub with one topic per kind and credential
-// digest. Its event target is in-process, or the shared one over Redis pub/sub
-// (shared-state/events/shared-events.ts) so every replica's subscribers hear one poller. Messages are plain
-// JSON for that reason.
+// Where observations are published: yoga's pub/sub with one topic per kind and credential digest.
+// Its event target is in-process, or the shared one over Redis pub/sub
+// (shared-state/events/shared-events.ts) so every replica hears one poller. Messages are plain JSON
+// for that reason. Each observation that moves what subscribers see is one message: its version (the
+// notice, observations.ts) and the events derived from the observation before it.
 import { setMaxListeners } from 'node:events';
 import { createPubSub, type PubSub, type PubSubEventTarget } from 'graphql-yoga';
 import type { ErrorCode, UpstreamInfo } from '../../errors';
@@ -9,8 +10,14 @@ import type { LiveEvent, Topic } from '../kinds/kinds';
 
 export type FeedMessage =
   /** A new poller's first complete observation: nothing changed, but the snapshot is there now. */
-  | { readonly type: 'baseline'; readonly version: number }
-  | { readonly type: 'changes'; readonly version: number; readonly events: readonly LiveEvent[] }
+  | { readonly type: 'baseline'; readonly version: number; readonly observedAt?: string }
+  | {
+      readonly type: 'changes';
+      readonly version: number;
+      /** When it was observed; absent from a replica that predates it (a rolling upgrade). */
+      readonly observedAt?: string;
+      readonly events: readonly LiveEvent[];
+    }
   /** The upstream refused the credential: every stream of it ends with this error. */
   | {
       readonly type: 'ended';

@@ -1,30 +1,21 @@
 // One subscriber's stream: the feed's messages for its credential and kind turned into events, with
-// the current list first when asked (includeCurrent). It listens before it reads the snapshot and
-// drops what the snapshot already holds, so no event is lost or sent twice between the two. The
-// current list's events are made one at a time as the subscriber reads, from the snapshot every
-// subscriber of the account shares. What it holds is bounded in bytes (backlog.ts), the current
-// list's events included, and in time (stall.ts): a subscriber that reads too slowly is dropped.
-import { GatewayError } from '../../errors';
-import type { LiveEvent } from '../kinds/kinds';
+// the current list first when asked (includeCurrent, current-list.ts: nothing lost or sent twice
+// between the two). The current list's events are made one at a time as the subscriber reads, from
+// the snapshot every subscriber of the account shares. Messages wait in its inbox (inbox.ts); what it
+// holds is bounded in bytes (backlog.ts), the current list's events included, and in time
+// (stall.ts): a subscriber that reads too slowly is dropped. Reads come an observation at a time
+// (nextGroup), for the executor that joins them together.
+import { GatewayError } from '../../../errors';
+import type { LiveEvent } from '../../kinds/kinds';
+import type { FeedMessage } from '../../observation/feed';
 import { Backlog, eventBytes, messageBytes, type SubscriberLink, tooSlow } from './backlog';
-import type { FeedMessage } from './feed';
+import type { Channel } from './channel';
+import { currentList } from './current-list';
+import { Inbox } from './inbox';
 import { StallWatch, stalled } from './stall';
 
 /** What the schema receives: an event, or the error that ends the stream. */
 export type StreamItem<E extends LiveEvent = LiveEvent> = E | GatewayError;
-
-/** One credential's messages of one kind, and where its current list is kept. */
-export interface Channel {
-  /** Attaches `listener` now; returns the detach. */
-  listen(listener: (message: FeedMessage) => void): () => void;
-  /** Resolves once messages published from now on reach the listeners attached so far. */
-  listening(): Promise<void>;
-  /**
-   * The last observation as ONLINE events, with its version; undefined before the first one. The
-   * events are made as they are read: the stream holds its place in the list, not a copy of it.
-   */
-  current(): Promise<{ readonly version: number; readonly events: Iterable<LiveEvent> } | undefined>;
-}
 
 /** Why a subscriber was dropped: more than its cap of bytes unread, or nothing read for too long. */
 export type TooSlowCause = 'size' | 'time';
@@ -49,7 +40,7 @@ export interface StreamOptions {
 }
 
 export class EventStream implements AsyncIterableIterator<StreamItem> {
-  private readonly messages: FeedMessage[] = [];
+  private readonly inbox: Inbox;
   /** includeCurrent's events, sent first, made one at a time from the shared snapshot as they are read. */
   private current: Iterator<LiveEvent> | undefined;
   /** Events ready to send, in order; their bytes count against the cap until they are read. */
@@ -57,7 +48,6 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   /** An item nextGroup took that belongs to the next group: the next read's. */
   private peeked: StreamItem | undefined;
   private readonly backlog: Backlog;
-  private waiter: (() => void) | undefined;
   /** Messages of this version or older are already in the snapshot this stream started from. */
   private skipThrough = 0;
   private priming: Promise<void> | undefined;
@@ -71,6 +61,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   constructor(private readonly options: StreamOptions) {
     this.primed = !options.includeCurrent;
     this.backlog = new Backlog(options);
+    this.inbox = new Inbox(this.backlog);
     this.detach = options.channel.listen((message) => this.receive(message));
     const { stallMs, link } = options;
     if (stallMs !== undefined)
@@ -139,7 +130,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
         continue;
       }
       if (this.drain()) continue;
-      await this.nextMessage();
+      await this.inbox.arrival();
     }
   }
 
@@ -189,7 +180,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
     if (this.finished) return false;
     if ((this.options.link?.backlogBytes() ?? 0) > 0) return true;
     const queued = this.current !== undefined || this.peeked !== undefined || this.ready.length > 0;
-    return !this.reading && (queued || this.messages.length > 0);
+    return !this.reading && (queued || this.inbox.size > 0);
   }
 
   private takeReady(): StreamItem | undefined {
@@ -202,35 +193,17 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
   private end(): void {
     if (this.finished) return;
     this.finished = true;
-    this.messages.length = 0;
+    this.inbox.clear();
     this.backlog.clear();
     this.stall?.stop();
     this.detach();
-    this.wake();
+    this.inbox.wake();
     this.options.onEnd();
-  }
-
-  private wake(): void {
-    const waiter = this.waiter;
-    this.waiter = undefined;
-    waiter?.();
-  }
-
-  /** Resolves when a message arrives or the stream ends. */
-  private nextMessage(): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiter = resolve;
-    });
   }
 
   private receive(message: FeedMessage): void {
     if (this.finished) return;
-    if (!this.backlog.admit(messageBytes(message))) {
-      this.drop('size');
-      return;
-    }
-    this.messages.push(message);
-    this.wake();
+    if (!this.inbox.receive(message)) this.drop('size');
   }
 
   /** Past the cap or the stall time: nothing queued is kept, the error is the last item, the transport is dropped. */
@@ -248,7 +221,7 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
 
   /** Turns queued messages into ready items; false when there were none. */
   private drain(): boolean {
-    const message = this.messages.shift();
+    const message = this.inbox.take();
     if (message === undefined) return false;
     if (message.type === 'ended') {
       this.ready.push(new GatewayError(message.code, message.message, { upstream: message.upstream }));
@@ -264,37 +237,11 @@ export class EventStream implements AsyncIterableIterator<StreamItem> {
 
   /** includeCurrent: the snapshot's items first; without one yet, the first observation's. */
   private async prime(): Promise<void> {
-    const { channel } = this.options;
-    // Over Redis, listening takes a round trip: a change published before it would be in neither.
-    await channel.listening();
-    let snapshot = await channel.current();
-    while (snapshot === undefined && !this.finished) {
-      const observed = await this.nextObservation();
-      if (observed < 0) break;
-      snapshot = await channel.current();
-      // Stored before it was published; gone only when it expired: wait for the next one.
-      if (snapshot === undefined) this.dropThrough(observed);
-    }
-    if (snapshot !== undefined && !this.finished) {
-      this.skipThrough = snapshot.version;
-      this.current = snapshot.events[Symbol.iterator]();
+    const current = await currentList(this.options.channel, this.inbox, () => this.finished);
+    if (current !== undefined) {
+      this.skipThrough = current.version;
+      this.current = current.events;
     }
     this.primed = true;
-  }
-
-  /** Index of the first queued observation once there is one, -1 when the stream ends first. */
-  private async nextObservation(): Promise<number> {
-    for (;;) {
-      if (this.finished) return -1;
-      const index = this.messages.findIndex((m) => m.type !== 'ended');
-      const ended = this.messages.findIndex((m) => m.type === 'ended');
-      if (ended !== -1 && (index === -1 || ended < index)) return -1;
-      if (index !== -1) return index;
-      await this.nextMessage();
-    }
-  }
-
-  private dropThrough(index: number): void {
-    for (const m of this.messages.splice(0, index + 1)) this.backlog.release(messageBytes(m));
   }
 }

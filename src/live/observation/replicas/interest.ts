@@ -2,8 +2,8 @@
 // subscribers of a kind marks it in the shared store (Redis, or this process) for a while, and the
 // one poller of the account walks every kind marked anywhere, so a replica holding the lease for
 // tunnel subscribers also serves another replica's endpoint subscribers.
-import type { SnapshotStore } from '../../shared-state';
-import { LIVE_KINDS, type LiveKind } from '../kinds/kinds';
+import type { SnapshotStore } from '../../../shared-state';
+import { LIVE_KINDS, type LiveKind } from '../../kinds/kinds';
 
 const keyOf = (kind: LiveKind, digest: string) => `interest:${kind}:${digest}`;
 

@@ -4,37 +4,28 @@
 // (observe.ts). Without the lease (another replica polls) it marks what its subscribers want, waits
 // and asks again, only while it has subscribers. A failed walk is discarded and backed off; a list the upstream refuses
 // (401/403) ends the streams of that kind only, and the poller once no other kind is wanted here.
-import { setTimeout as sleep } from 'node:timers/promises';
-import { GatewayError } from '../../errors';
-import type { Logger } from '../../log';
-import { MINUTE_MS } from '../../time';
-import type { CallLedger, NgrokClient } from '../../upstream';
-import type { LiveFeed } from '../fan-out/feed';
-import { KINDS, type LiveKind } from '../kinds/kinds';
-import type { LiveMetrics } from '../metrics';
+// Its waits are poll-waits.ts's, the ways a walk ends other than complete poll-endings.ts's.
+import { GatewayError } from '../../../errors';
+import type { Logger } from '../../../log';
+import { MINUTE_MS } from '../../../time';
+import type { CallLedger, NgrokClient } from '../../../upstream';
+import { KINDS, type LiveKind } from '../../kinds/kinds';
+import type { LiveMetrics } from '../../metrics';
+import type { LiveFeed } from '../feed';
 import type { Interest } from '../replicas/interest';
 import type { PollLease } from '../replicas/lease';
 import { LeaseKeeper } from '../replicas/lease-keeper';
 import { type SharedSnapshots, SnapshotTooLarge } from '../snapshots/shared-snapshots';
 import type { Snapshot } from '../snapshots/snapshot';
 import { observe } from './observe';
-
-/** The longest wait after failed walks. */
-const MAX_BACKOFF_MS = MINUTE_MS;
-
-/** The poller's share of its account's upstream budget. */
-interface PollBudget {
-  /** Poll calls allowed per rolling minute: walks are spaced to fit. */
-  readonly perMinute: number;
-  /** Milliseconds until `calls` more poll calls fit (0: now). */
-  wait(calls: number): Promise<number>;
-}
+import { backoffMs, endedMessage, endsStreams, LeaseLost, Stopped } from './poll-endings';
+import { type PollBudget, PollWaits } from './poll-waits';
 
 export interface PollerOptions {
   readonly digest: string;
   readonly client: NgrokClient;
   /** What the client's calls sent upstream (the ledger its scope's sums into). */
-  readonly tally: CallLedger;
+  readonly ledger: CallLedger;
   readonly snapshots: SharedSnapshots;
   readonly interest: Interest;
   readonly feed: LiveFeed;
@@ -51,39 +42,8 @@ export interface PollerOptions {
   readonly onRefused: () => void;
 }
 
-const isRefusal = (error: unknown): error is GatewayError =>
-  error instanceof GatewayError && (error.code === 'UNAUTHENTICATED' || error.code === 'FORBIDDEN');
-
-/** The message that ends `kind`'s streams, with a code saying why. */
-function endedMessage(kind: LiveKind, error: GatewayError | SnapshotTooLarge) {
-  if (error instanceof SnapshotTooLarge)
-    return {
-      type: 'ended',
-      code: 'LIVE_SNAPSHOT_TOO_LARGE',
-      message: `The account's ${kind} take more than LIVE_MAX_SNAPSHOT_BYTES (${error.maxBytes} bytes); its ${kind} live events end.`,
-    } as const;
-  return {
-    type: 'ended',
-    code: error.code,
-    // 401 (or an authentication 403): the credential itself; another 403: this list only.
-    message:
-      error.code === 'FORBIDDEN'
-        ? `The ngrok API refused to list this account's ${kind} (403); other live events go on.`
-        : error.message,
-    upstream: error.details.upstream,
-  } as const;
-}
-
-/** Thrown into a walk whose lease went to another replica: its pages are of no use any more. */
-class LeaseLost extends Error {}
-/** Thrown into a walk when the poller stops. */
-class Stopped extends Error {}
-
 export class Poller {
-  private stopped = false;
-  private readonly abort = new AbortController();
-  /** Aborted to end the wait between two turns early (nudge). */
-  private wake = new AbortController();
+  private readonly waits: PollWaits;
   private running: Promise<void> = Promise.resolve();
   private readonly keeper: LeaseKeeper;
   private readonly credential: string;
@@ -98,6 +58,7 @@ export class Poller {
 
   constructor(private readonly options: PollerOptions) {
     this.credential = options.digest.slice(0, 8);
+    this.waits = new PollWaits(options.budget);
     this.keeper = new LeaseKeeper(options.lease, options.digest, (held) => {
       // Running without the lease is standing by; each replica's gauges say which it is doing.
       options.metrics.pollers(held ? 1 : -1);
@@ -107,7 +68,7 @@ export class Poller {
           { credential: this.credential, intervalMs: options.intervalMs },
           'live poller started',
         );
-      else if (!this.stopped)
+      else if (!this.waits.isStopped)
         options.logger.info({ credential: this.credential }, 'live poll lease lost to another replica');
     });
   }
@@ -128,8 +89,7 @@ export class Poller {
   }
 
   stop(): void {
-    this.stopped = true;
-    this.abort.abort();
+    this.waits.stop();
   }
 
   /**
@@ -138,60 +98,39 @@ export class Poller {
    */
   nudge(kind: LiveKind): void {
     this.refusedKinds.delete(kind);
-    this.wake.abort();
-    this.wake = new AbortController();
-  }
-
-  /** Waits `ms` unless stopped (or, `wakeable`, nudged) meanwhile; false when stopped. */
-  private async pause(ms: number, wakeable = false): Promise<boolean> {
-    if (this.stopped) return false;
-    const signal = wakeable ? AbortSignal.any([this.abort.signal, this.wake.signal]) : this.abort.signal;
-    if (ms > 0) await sleep(ms, undefined, { signal }).catch(() => undefined);
-    return !this.stopped;
-  }
-
-  /** Waits until `calls` more fit in the budget. */
-  private async room(calls: number): Promise<boolean> {
-    for (
-      let wait = await this.options.budget.wait(calls);
-      wait > 0;
-      wait = await this.options.budget.wait(calls)
-    ) {
-      if (!(await this.pause(wait))) return false;
-    }
-    return !this.stopped;
+    this.waits.nudge();
   }
 
   /** Waits until this process holds the lease, marking meanwhile what its subscribers want. */
   private async holdLease(): Promise<boolean> {
     const { lease, intervalMs, wanted, interest, digest } = this.options;
     const retryMs = Math.min(intervalMs, lease.renewMs);
-    while (!this.stopped) {
+    while (!this.waits.isStopped) {
       const kinds = wanted();
-      if (kinds.length > 0 && (await this.keeper.take())) return !this.stopped;
+      if (kinds.length > 0 && (await this.keeper.take())) return !this.waits.isStopped;
       await interest.mark(digest, kinds);
-      if (!(await this.pause(retryMs))) return false;
+      if (!(await this.waits.pause(retryMs))) return false;
     }
     return false;
   }
 
   /** One kind's walk and publishing; throws what the walk threw. */
   private async observeKind(kind: LiveKind): Promise<boolean> {
-    const { retries, tally, metrics } = this.options;
-    if (!(await this.room((this.pages.get(kind) ?? 1) + retries))) throw new Stopped();
+    const { retries, ledger, metrics } = this.options;
+    if (!(await this.waits.room((this.pages.get(kind) ?? 1) + retries))) throw new Stopped();
     let walked = 0;
     const observed = await observe(this.options, kind, this.previous.get(kind), {
       beforePage: async () => {
         walked += 1;
-        if (!(await this.room(1 + retries))) throw new Stopped();
+        if (!(await this.waits.room(1 + retries))) throw new Stopped();
         if (!this.keeper.held) throw new LeaseLost();
       },
       call: async (fn) => {
-        const before = tally.calls;
+        const before = ledger.calls;
         try {
           return await fn();
         } finally {
-          const calls = tally.calls - before;
+          const calls = ledger.calls - before;
           this.turnCalls += calls;
           metrics.upstreamCalls(calls);
         }
@@ -216,7 +155,7 @@ export class Poller {
     this.refusedKinds.add(kind);
     this.options.feed.publish(KINDS[kind].topic, this.options.digest, endedMessage(kind, error));
     if (this.options.wanted().some((wanted) => !this.refusedKinds.has(wanted))) return false;
-    this.stopped = true;
+    this.waits.stop();
     this.options.onRefused();
     return true;
   }
@@ -225,7 +164,6 @@ export class Poller {
   private failed(kind: LiveKind, error: unknown, failures: number): number {
     const { metrics, logger, intervalMs } = this.options;
     metrics.poll(kind, 'failed');
-    const retryAfterMs = error instanceof GatewayError ? (error.details.retryAfter ?? 0) * 1000 : 0;
     logger.warn(
       {
         credential: this.credential,
@@ -235,7 +173,7 @@ export class Poller {
       },
       'live poll failed; the walk is discarded and retried later',
     );
-    return Math.max(retryAfterMs, Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures, 10)));
+    return backoffMs(error, failures, intervalMs);
   }
 
   private async run(): Promise<void> {
@@ -244,7 +182,7 @@ export class Poller {
     let refused = false;
     let failures = 0;
     try {
-      while (!this.stopped) {
+      while (!this.waits.isStopped) {
         if (!this.keeper.held && !(await this.holdLease())) break;
         const started = performance.now();
         this.turnCalls = 0;
@@ -264,9 +202,9 @@ export class Poller {
           const paced = Math.ceil((MINUTE_MS * this.turnCalls) / budget.perMinute);
           delay = Math.max(intervalMs, paced) - (performance.now() - started);
         } catch (error) {
-          if (this.stopped || error instanceof Stopped) break;
+          if (this.waits.isStopped || error instanceof Stopped) break;
           if (error instanceof LeaseLost) continue;
-          if (isRefusal(error) || error instanceof SnapshotTooLarge) {
+          if (endsStreams(error)) {
             refused = this.ended(kind, error);
             if (refused) break;
           } else {
@@ -275,7 +213,7 @@ export class Poller {
             delay = this.failed(kind, error, failures);
           }
         }
-        if (!(await this.pause(delay, wakeable))) break;
+        if (!(await this.waits.pause(delay, wakeable))) break;
       }
     } finally {
       const polled = this.keeper.held;

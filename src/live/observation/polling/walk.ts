@@ -1,7 +1,7 @@
 // One walk of an account's list of one kind: every page (limit 100, newest first) through the
 // public upstream client without the read cache.
-import type { NgrokClient } from '../../upstream';
-import type { KindRules, LiveEvent } from '../kinds/kinds';
+import type { NgrokClient } from '../../../upstream';
+import type { KindRules, LiveEvent } from '../../kinds/kinds';
 import { SnapshotTooLarge } from '../snapshots/shared-snapshots';
 import type { Listed } from '../snapshots/snapshot';
 

@@ -2,7 +2,7 @@
 // (Redis, or this process): one replica holds it, renews it while it polls, and another replica
 // takes over once it expires (the holder died) or is released (the holder's subscribers left).
 import { randomUUID } from 'node:crypto';
-import type { LeaseStore } from '../../shared-state';
+import type { LeaseStore } from '../../../shared-state';
 
 export interface PollLease {
   /** Renew every this many ms while holding (Infinity: never needed). */
