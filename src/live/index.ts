@@ -6,7 +6,7 @@
 export type { SubscriberLink } from './delivery/events/backlog';
 export type { StreamItem } from './delivery/events/event-stream';
 export type { EndpointEventPayload, EndpointWrite } from './kinds/endpoint-events';
-export type { LiveEvent, LiveKind } from './kinds/kinds';
+export { type LiveEvent, type LiveKind, liveKindOf } from './kinds/kinds';
 export type { TunnelEventPayload } from './kinds/tunnel-events';
 export type { TunnelSessionEventPayload } from './kinds/tunnel-session-events';
 export { Live } from './live';

@@ -6,7 +6,7 @@
 import { GatewayError } from '../../errors';
 import type { Logger } from '../../log';
 import { keyDigest, type UpstreamKey } from '../../upstream';
-import type { LiveKind } from '../kinds/kinds';
+import { LIVE_KINDS, type LiveKind } from '../kinds/kinds';
 import type { LiveSettings } from '../live-setup';
 import type { LiveMetrics } from '../metrics';
 import type { Observations } from '../observation/observations';
@@ -17,11 +17,9 @@ import { EventStream, type StreamItem } from './events/event-stream';
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 
 /** What an event stream of one kind needs: that kind (one set per kind, shared). */
-const NEEDS: Readonly<Record<LiveKind, ReadonlySet<LiveKind>>> = {
-  tunnels: new Set(['tunnels']),
-  endpoints: new Set(['endpoints']),
-  tunnel_sessions: new Set(['tunnel_sessions']),
-};
+const NEEDS: ReadonlyMap<LiveKind, ReadonlySet<LiveKind>> = new Map(
+  LIVE_KINDS.map((kind) => [kind, new Set([kind])]),
+);
 
 export interface SubscriptionParts {
   readonly settings: LiveSettings['live'];
@@ -81,7 +79,7 @@ export class Subscriptions {
         `At most ${maxSubscriptionsPerCredential} subscriptions per credential; close one to open another.`,
       );
     }
-    const needs = NEEDS[kind];
+    const needs = NEEDS.get(kind) ?? new Set([kind]);
     let release: () => void = () => {};
     const stream: EventStream = new EventStream({
       channel: channelOf(this.parts.observations, kind, digest),

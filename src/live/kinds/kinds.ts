@@ -1,6 +1,8 @@
 // The kinds of live events, as one table: which list a poller walks for each, the feed topic its
 // changes go to, and how two observations of it differ. Everything else in live/ is the same for
 // every kind.
+
+import type { Resource } from '../../resources';
 import {
   ENDPOINT,
   type Endpoint,
@@ -16,10 +18,18 @@ import { type PresenceKind, presenceChanges } from './presence-events';
 import { type TunnelEventPayload, tunnelEvent } from './tunnel-events';
 import { type TunnelSessionEventPayload, tunnelSessionEvent } from './tunnel-session-events';
 
-/** A list the poller walks, named as the upstream names it. */
-export type LiveKind = 'tunnels' | 'endpoints' | 'tunnel_sessions';
+/** The kinds observed live, in the order a turn walks them. */
+const OBSERVED = [TUNNEL, ENDPOINT, TUNNEL_SESSION] as const;
+
+/** A list the poller walks, named as the upstream names it (its descriptor's path). */
+export type LiveKind = (typeof OBSERVED)[number]['path'][0];
 /** In the order a turn walks them. */
-export const LIVE_KINDS: readonly LiveKind[] = ['tunnels', 'endpoints', 'tunnel_sessions'];
+export const LIVE_KINDS: readonly LiveKind[] = OBSERVED.map((resource) => liveKindOf(resource));
+
+/** The live kind of an observed resource: its list's name. */
+export function liveKindOf(resource: (typeof OBSERVED)[number]): LiveKind {
+  return resource.path[0];
+}
 
 export type LiveEvent = TunnelEventPayload | EndpointEventPayload | TunnelSessionEventPayload;
 
@@ -45,25 +55,21 @@ export interface KindRules<T extends Listed, E extends LiveEvent> {
 
 const PAGE_LIMIT = 100;
 
-/** One page of a list as the upstream client answers it. */
-type ListCall<T extends Listed> = (
-  client: NgrokClient,
-  beforeId: string | undefined,
-) => Promise<{ readonly items: readonly T[]; readonly nextPageUri: string | null }>;
+/** An observed kind: its descriptor (a Resource of its items), whose list the poller walks. */
+type Observed<T extends Listed> = (typeof OBSERVED)[number] & Resource<T>;
 
-/** A kind's rules from its list call, its event maker and its diff. */
+/** A kind's rules from its descriptor, its event maker and its diff. */
 function rulesOf<T extends Listed, E extends LiveEvent>(
-  kind: LiveKind,
+  resource: Observed<T>,
   topic: KindRules<T, E>['topic'],
-  list: ListCall<T>,
   online: (item: T, observedAt: string) => E,
   changes: KindRules<T, E>['changes'],
 ): KindRules<T, E> {
   return {
-    kind,
+    kind: liveKindOf(resource),
     topic,
     page: async (client, beforeId) => {
-      const page = await list(client, beforeId);
+      const page = await client.listItems(resource, { limit: PAGE_LIMIT, beforeId, origin: 'poll' });
       return { items: page.items, next: page.nextPageUri !== null };
     },
     changes,
@@ -73,44 +79,36 @@ function rulesOf<T extends Listed, E extends LiveEvent>(
 
 /** The rules of a list whose items only come and go (presence-events.ts). */
 const presenceRules = <T extends Listed, E extends LiveEvent>(
-  kind: LiveKind,
+  resource: Observed<T>,
   topic: KindRules<T, E>['topic'],
-  list: ListCall<T>,
   event: (kind: PresenceKind, item: T, observedAt: string) => E,
 ): KindRules<T, E> =>
   rulesOf(
-    kind,
+    resource,
     topic,
-    list,
     (item, at) => event('ONLINE', item, at),
     (previous, next) => presenceChanges(previous, next, event),
   );
 
-const tunnels = presenceRules<Tunnel, TunnelEventPayload>(
-  'tunnels',
-  'tunnelEvents',
-  (client, beforeId) => client.listItems(TUNNEL, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
-  tunnelEvent,
-);
+const tunnels = presenceRules<Tunnel, TunnelEventPayload>(TUNNEL, 'tunnelEvents', tunnelEvent);
 
 const endpoints = rulesOf<Endpoint, EndpointEventPayload>(
-  'endpoints',
+  ENDPOINT,
   'endpointEvents',
-  (client, beforeId) => client.listItems(ENDPOINT, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
   (endpoint, at) => endpointEvent('ONLINE', endpoint, at),
   endpointChanges,
 );
 
 const tunnelSessions = presenceRules<TunnelSession, TunnelSessionEventPayload>(
-  'tunnel_sessions',
+  TUNNEL_SESSION,
   'tunnelSessionEvents',
-  (client, beforeId) => client.listItems(TUNNEL_SESSION, { limit: PAGE_LIMIT, beforeId, origin: 'poll' }),
   tunnelSessionEvent,
 );
 
 /** The rules of each kind; live code past this table treats items and events as opaque. */
-export const KINDS: Readonly<Record<LiveKind, KindRules<Listed, LiveEvent>>> = {
-  tunnels: tunnels as unknown as KindRules<Listed, LiveEvent>,
-  endpoints: endpoints as unknown as KindRules<Listed, LiveEvent>,
-  tunnel_sessions: tunnelSessions as unknown as KindRules<Listed, LiveEvent>,
-};
+export const KINDS = Object.fromEntries(
+  [tunnels, endpoints, tunnelSessions].map((rules) => [
+    rules.kind,
+    rules as unknown as KindRules<Listed, LiveEvent>,
+  ]),
+) as Readonly<Record<LiveKind, KindRules<Listed, LiveEvent>>>;

@@ -6,9 +6,13 @@
 // walk settles against it rather than announcing it a second time. The live side (live.ts)
 // holds one WriteAnnouncements; the context hands it every endpoint write of its credential.
 import { type Logger, silentLogger } from '../../log';
+import { ENDPOINT } from '../../resources';
 import type { Endpoint, UpstreamKey } from '../../upstream';
 import { type EndpointEventPayload, type EndpointWrite, endpointEvent } from '../kinds/endpoint-events';
-import { KINDS } from '../kinds/kinds';
+import { KINDS, liveKindOf } from '../kinds/kinds';
+
+const ENDPOINTS = liveKindOf(ENDPOINT);
+
 import type { LiveFeed } from './feed';
 import type { SharedSnapshots } from './snapshots/shared-snapshots';
 import { isObserved, type Snapshot, type Unversioned } from './snapshots/snapshot';
@@ -66,11 +70,11 @@ async function announceEndpointWrite(
 ): Promise<void> {
   const observedAt = new Date((deps.now ?? Date.now)()).toISOString();
   for (let attempt = 0; attempt < MAX_SWAPS; attempt += 1) {
-    const stored = (await deps.snapshots.get('endpoints', digest)) as Snapshot<Endpoint> | undefined;
+    const stored = (await deps.snapshots.get(ENDPOINTS, digest)) as Snapshot<Endpoint> | undefined;
     const listed = stored?.items.find((item) => item.id === idOf(write));
     const event = eventOf(write, stored, listed, observedAt);
     const next = await deps.snapshots.swap(
-      'endpoints',
+      ENDPOINTS,
       digest,
       stored,
       applied(stored, write, listed !== undefined, observedAt),

@@ -1,7 +1,8 @@
 // Live endpoint events: Subscription.endpointEvents and its EndpointEvent type. The stream comes
 // from the context (src/live polls the upstream and announces writes); this file only shapes what
 // subscribers receive.
-import type { EndpointEventPayload } from '../../live';
+import { type EndpointEventPayload, liveKindOf } from '../../live';
+import { ENDPOINT } from '../../resources';
 import { builder } from '../builder';
 import { EndpointNode } from '../endpoints/endpoints';
 import { liveSubscription } from './subscription-fields';
@@ -36,5 +37,5 @@ liveSubscription<EndpointEventPayload>('endpointEvents', {
     'per account (and budget) as tunnelEvents. A write made through this gateway is announced to every ' +
     'subscriber at once, without waiting for the next poll.',
   includeCurrent: 'First send an ONLINE event for every endpoint listed now.',
-  list: 'endpoints',
+  list: liveKindOf(ENDPOINT),
 });

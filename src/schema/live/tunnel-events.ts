@@ -1,6 +1,7 @@
 // Live tunnel events: Subscription.tunnelEvents and its TunnelEvent type. The stream comes from the
 // context (src/live polls the upstream); this file only shapes what subscribers receive.
-import type { TunnelEventPayload } from '../../live';
+import { liveKindOf, type TunnelEventPayload } from '../../live';
+import { TUNNEL } from '../../resources';
 import { TunnelNode } from '../tunnels/tunnels';
 import { liveSubscription, presenceKindEnum } from './subscription-fields';
 
@@ -29,5 +30,5 @@ liveSubscription<TunnelEventPayload>('tunnelEvents', {
     'rate budget, and only changes are sent. With includeCurrent the stream first sends an ONLINE event ' +
     'for every tunnel online now, then the changes.',
   includeCurrent: 'First send an ONLINE event for every tunnel online now.',
-  list: 'tunnels',
+  list: liveKindOf(TUNNEL),
 });

@@ -1,7 +1,8 @@
 // Live agent events: Subscription.tunnelSessionEvents and its TunnelSessionEvent type. The stream
 // comes from the context (src/live walks the account's tunnel sessions with its other lists, only
 // while someone subscribes); this file only shapes what subscribers receive.
-import type { TunnelSessionEventPayload } from '../../live';
+import { liveKindOf, type TunnelSessionEventPayload } from '../../live';
+import { TUNNEL_SESSION } from '../../resources';
 import { TunnelSessionNode } from '../account-graph/tunnel-sessions';
 import { liveSubscription, presenceKindEnum } from './subscription-fields';
 
@@ -26,5 +27,5 @@ liveSubscription<TunnelSessionEventPayload>('tunnelSessionEvents', {
     'subscribes. A command sent through this gateway that ends a session (STOP, RESTART) is announced ' +
     'when the next poll sees the session gone; a restarted agent comes back ONLINE under a new id.',
   includeCurrent: 'First send an ONLINE event for every agent online now.',
-  list: 'tunnel_sessions',
+  list: liveKindOf(TUNNEL_SESSION),
 });

@@ -9,7 +9,7 @@ import { GatewayError } from '../../../errors';
 import type { Logger } from '../../../log';
 import { MINUTE_MS } from '../../../time';
 import type { CallLedger, NgrokClient } from '../../../upstream';
-import { KINDS, type LiveKind } from '../../kinds/kinds';
+import { KINDS, LIVE_KINDS, type LiveKind } from '../../kinds/kinds';
 import type { LiveMetrics } from '../../metrics';
 import type { LiveFeed } from '../feed';
 import type { Interest } from '../replicas/interest';
@@ -188,7 +188,7 @@ export class Poller {
         this.turnCalls = 0;
         let delay = intervalMs;
         let wakeable = true;
-        let kind: LiveKind = 'tunnels';
+        let kind: LiveKind = LIVE_KINDS[0] as LiveKind;
         try {
           let complete = true;
           const kinds = await interest.wanted(digest, wanted());
