@@ -1,5 +1,5 @@
 // Credentials the upstream refuses leave nothing behind: 2,000 distinct bogus keys, each subscribing
-// once and refused (the upstream's 403 for an invalid key), leave no entry in LiveEvents, and after a forced
+// once and refused (the upstream's 403 for an invalid key), leave no entry in the live registry (Live), and after a forced
 // garbage collection no copy of any key in the heap (searched in a heap snapshot) and no growth of
 // the heap beyond the digest-keyed, bounded memories (refused credentials, poll windows).
 // A Node flag set at run time gives the test gc() (vitest runs it without --expose-gc).
@@ -88,7 +88,7 @@ describe('refused credentials', () => {
     stack = await startLiveStack({
       accounts: {},
       upstreamUrl: await listen(refusing),
-      // The refused-credential memory saturates at 100 digests: what stays is then what LiveEvents keeps.
+      // The refused-credential memory saturates at 100 digests: what stays is then what Live keeps.
       env: { LOG_LEVEL: 'warn', LIVE_IDLE_MS: '60000', REFUSED_CREDENTIAL_MAX_ENTRIES: '100' },
     });
     // Warm up, then a first round: code compiled, pools and bounded memories sized.
