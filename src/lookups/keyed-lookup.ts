@@ -110,6 +110,11 @@ export abstract class KeyedLookup<T, Key> {
     this.deleted(key);
   }
 
+  /** `work`, a list call, counted among the operation's lists in flight until it settles. */
+  protected track<W>(work: Promise<W>): Promise<W> {
+    return this.listings ? this.listings.track(work) : work;
+  }
+
   /** Items a list showed: known from now on, and primed (a later load of one costs no call). */
   protected listed(items: readonly T[]): void {
     if (this.pending === undefined) this.pending = [items];

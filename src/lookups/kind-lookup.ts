@@ -19,9 +19,9 @@ export abstract class KindLookup<T extends { readonly id: string }> extends Keye
   constructor(
     protected readonly source: Source,
     protected readonly resource: Resource<T>,
-    private readonly lists: Listings,
+    listings: Listings,
   ) {
-    super(lists, resource.batch);
+    super(listings, resource.batch);
   }
 
   protected keyOf(item: T): string {
@@ -43,7 +43,7 @@ export abstract class KindLookup<T extends { readonly id: string }> extends Keye
       first,
       beforeId,
     );
-    return this.lists.track(work);
+    return this.track(work);
   }
 
   /** The item a reference (Ref.node) points at, as the kind's `byReference` says to fetch it. */

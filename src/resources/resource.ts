@@ -26,6 +26,21 @@ export interface RouteSpec {
   readonly template: string;
 }
 
+/** A list route (`GET {path}`) and a GET by id (`GET {path}/{id}`): every node kind has both. */
+export const LIST_ROUTE = { method: 'GET', template: '' } as const satisfies RouteSpec;
+export const GET_ROUTE = { method: 'GET', template: '/{id}' } as const satisfies RouteSpec;
+
+/**
+ * How a kind whose list takes `filter=obj.id in [...]` is fetched: by id and by reference through its
+ * filtered list, one call per 100 ids, once the operation's lists in flight have settled.
+ */
+export const LISTED_BY_IDS = {
+  filtersById: true,
+  byId: 'list-by-ids',
+  byReference: 'list-by-ids',
+  batch: 'after-lists',
+} as const;
+
 /** What every described kind has: a GraphQL type and REST routes under one collection path. */
 export interface Described<R extends string = string> {
   /** The GraphQL object type that serves it. */

@@ -13,7 +13,7 @@ import {
   requiredId,
   requiredString,
 } from '../json';
-import type { Resource } from '../resource';
+import { GET_ROUTE, LIST_ROUTE, type Resource } from '../resource';
 
 export interface Endpoint {
   readonly id: string;
@@ -88,8 +88,8 @@ export const ENDPOINT = {
   typeName: 'Endpoint',
   path: ['endpoints'],
   routes: {
-    listEndpoints: { method: 'GET', template: '' },
-    getEndpoint: { method: 'GET', template: '/{id}' },
+    listEndpoints: LIST_ROUTE,
+    getEndpoint: GET_ROUTE,
     createEndpoint: { method: 'POST', template: '' },
     updateEndpoint: { method: 'PATCH', template: '/{id}' },
     deleteEndpoint: { method: 'DELETE', template: '/{id}' },

@@ -2,7 +2,7 @@
 // the domain's shape, and the two kinds' descriptors (paged, filterable lists; a GET by id).
 import { RESERVED_ADDRESS_ID, RESERVED_DOMAIN_ID } from '../id-kinds';
 import { filled, type Json, object, optionalRef, present, type Ref, requiredId } from '../json';
-import type { IdKindSpec, Resource } from '../resource';
+import { GET_ROUTE, type IdKindSpec, LIST_ROUTE, LISTED_BY_IDS, type Resource } from '../resource';
 
 /** What a reserved domain and a reserved TCP address share. */
 interface Reservation {
@@ -55,16 +55,13 @@ export const RESERVED_DOMAIN = {
   typeName: 'ReservedDomain',
   path: ['reserved_domains'],
   routes: {
-    listReservedDomains: { method: 'GET', template: '' },
-    getReservedDomain: { method: 'GET', template: '/{id}' },
+    listReservedDomains: LIST_ROUTE,
+    getReservedDomain: GET_ROUTE,
   },
   list: 'listReservedDomains',
   get: 'getReservedDomain',
   parse: parseReservedDomain,
-  filtersById: true,
-  byId: 'list-by-ids',
-  byReference: 'list-by-ids',
-  batch: 'after-lists',
+  ...LISTED_BY_IDS,
 } as const satisfies Resource<ReservedDomain>;
 
 export const RESERVED_ADDRESS = {
@@ -72,14 +69,11 @@ export const RESERVED_ADDRESS = {
   typeName: 'ReservedAddress',
   path: ['reserved_addrs'],
   routes: {
-    listReservedAddrs: { method: 'GET', template: '' },
-    getReservedAddr: { method: 'GET', template: '/{id}' },
+    listReservedAddrs: LIST_ROUTE,
+    getReservedAddr: GET_ROUTE,
   },
   list: 'listReservedAddrs',
   get: 'getReservedAddr',
   parse: parseReservedAddress,
-  filtersById: true,
-  byId: 'list-by-ids',
-  byReference: 'list-by-ids',
-  batch: 'after-lists',
+  ...LISTED_BY_IDS,
 } as const satisfies Resource<ReservedAddress>;

@@ -2,7 +2,7 @@
 // the kind's descriptor (a paged, filterable list; a GET by id; the commands to an agent).
 import { TUNNEL_SESSION_ID } from '../id-kinds';
 import { filled, object, optionalRef, present, type Ref, requiredId } from '../json';
-import type { Resource } from '../resource';
+import { GET_ROUTE, LIST_ROUTE, LISTED_BY_IDS, type Resource } from '../resource';
 
 export interface TunnelSession {
   readonly id: string;
@@ -39,8 +39,8 @@ export const TUNNEL_SESSION = {
   typeName: 'TunnelSession',
   path: ['tunnel_sessions'],
   routes: {
-    listTunnelSessions: { method: 'GET', template: '' },
-    getTunnelSession: { method: 'GET', template: '/{id}' },
+    listTunnelSessions: LIST_ROUTE,
+    getTunnelSession: GET_ROUTE,
     restartTunnelSession: { method: 'POST', template: '/{id}/restart' },
     stopTunnelSession: { method: 'POST', template: '/{id}/stop' },
     updateTunnelSession: { method: 'POST', template: '/{id}/update' },
@@ -48,8 +48,5 @@ export const TUNNEL_SESSION = {
   list: 'listTunnelSessions',
   get: 'getTunnelSession',
   parse: parseTunnelSession,
-  filtersById: true,
-  byId: 'list-by-ids',
-  byReference: 'list-by-ids',
-  batch: 'after-lists',
+  ...LISTED_BY_IDS,
 } as const satisfies Resource<TunnelSession>;

@@ -13,7 +13,7 @@ import {
   requiredId,
   requiredString,
 } from '../json';
-import type { Resource } from '../resource';
+import { GET_ROUTE, LIST_ROUTE, type Resource } from '../resource';
 
 /** The protocols of an agent tunnel that the gateway knows. */
 export type TunnelProtocol = 'http' | 'https' | 'tcp' | 'tls';
@@ -84,7 +84,7 @@ export const TUNNEL = {
   ...TUNNEL_ID,
   typeName: 'Tunnel',
   path: ['tunnels'],
-  routes: { listTunnels: { method: 'GET', template: '' }, getTunnel: { method: 'GET', template: '/{id}' } },
+  routes: { listTunnels: LIST_ROUTE, getTunnel: GET_ROUTE },
   list: 'listTunnels',
   get: 'getTunnel',
   parse: parseTunnel,
