@@ -28,6 +28,7 @@ import {
   useOperationDeadline,
   useQueryLimits,
 } from './gateway/limits';
+import { useLiveQueries } from './gateway/live-queries';
 import {
   combineEvents,
   createMetrics,
@@ -198,6 +199,8 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       useDeferStream(),
       useIncrementalErrorMasking(maskError),
       useCompiledExecution(),
+      // After it: a live query's first read and its evaluations run compiled too.
+      useLiveQueries(),
       useOperationDeadline(config.limits),
       useAccessControl(),
     ],

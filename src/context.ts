@@ -1,10 +1,19 @@
 // The per-request context: the caller, an upstream client with its API key, and the request's
 // own lookups (lookups/), which own its DataLoaders. A subscription's events are each executed with a
-// context of their own, the operation's with the lookups of the event's observation (eventContext).
+// context of their own, the operation's with the lookups of the event's observation (eventContext),
+// and a live query's evaluations with lookups that read the observation itself (observationContext).
 import type { TokenScope } from './config';
 import { missingCredential } from './errors';
-import type { EndpointWrite, Live, LiveKind, StreamItem, SubscriberLink } from './live';
-import { type Lookups, lookupsOf } from './lookups';
+import type {
+  EndpointWrite,
+  Live,
+  LiveKind,
+  LiveQueryItem,
+  LiveQueryRequest,
+  StreamItem,
+  SubscriberLink,
+} from './live';
+import { type Lookups, lookupsOf, type Observation, ObservationSource } from './lookups';
 import type { Observed } from './lookups/observation-lookups';
 import {
   type CallScope,
@@ -37,6 +46,8 @@ export interface Context {
    * tunnelSessionEvents); refuses without a credential.
    */
   readonly liveEvents: (kind: LiveKind, includeCurrent: boolean) => AsyncIterable<StreamItem>;
+  /** This credential's live query (@live): its first result, then its patches; refuses without a credential. */
+  readonly liveQuery: (request: LiveQueryRequest) => AsyncIterable<LiveQueryItem>;
   /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
   readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
   /**
@@ -62,6 +73,15 @@ export function eventContext<C extends Context>(
   return { ...ctx, lookups: ctx.eventLookups(list, event, selection) };
 }
 
+/**
+ * The context a live query is evaluated with over `observation`: the operation's, with lookups that
+ * read the observation and make no upstream call, and a scope of its own (its ledger stays the
+ * operation's first read's).
+ */
+export function observationContext<C extends Context>(ctx: C, observation: Observation): C {
+  return { ...ctx, lookups: lookupsOf(new ObservationSource(observation)), upstreamScope: newScope() };
+}
+
 export function createContext(
   transport: UpstreamTransport,
   caller: Caller | null,
@@ -82,6 +102,11 @@ export function createContext(
       if (caller === null) throw missingCredential();
       if (!live) throw new Error('live events are not set up for this gateway');
       return live.subscribe(client.key, kind, includeCurrent, link);
+    },
+    liveQuery: (request) => {
+      if (caller === null) throw missingCredential();
+      if (!live) throw new Error('live queries are not set up for this gateway');
+      return live.liveQuery(client.key, request, link);
     },
     endpointWritten: async (write) => {
       if (caller !== null) await live?.writes.endpointWritten(client.key, write);

@@ -1,13 +1,17 @@
 // Live, the gateway's live side put together (app.ts makes one): observation (observation/: one
 // poller per account, its snapshots and notices shared through the shared state, the writes through
-// the gateway announced at once) and delivery (delivery/: the subscriptions, their limits and
-// streams). A subscription opens a need of the kinds it reads; the poller walks what is needed.
+// the gateway announced at once) and delivery (delivery/: the event subscriptions and the live
+// queries, their limits and streams). Each opens a need of the kinds it reads; the poller walks
+// what is needed.
 import type { PubSubEventTarget } from 'graphql-yoga';
 import { type Logger, silentLogger } from '../log';
 import type { Observed } from '../lookups/observation-lookups';
 import type { UpstreamKey } from '../upstream';
 import type { SubscriberLink } from './delivery/events/backlog';
 import type { StreamItem } from './delivery/events/event-stream';
+import type { LiveQueryRequest } from './delivery/queries/query-group';
+import { createQueryMetrics } from './delivery/queries/query-metrics';
+import type { LiveQueryItem } from './delivery/queries/query-stream';
 import { Subscriptions } from './delivery/subscriptions';
 import type { LiveKind } from './kinds/kinds';
 import type { LiveDeps, LiveSettings } from './live-setup';
@@ -53,6 +57,7 @@ export class Live {
       observations: new Observations(feed, snapshots),
       need: (key, kinds) => this.observers.need(key, kinds),
       metrics,
+      queryMetrics: createQueryMetrics(deps.registry),
       logger,
     });
     this.writes = new WriteAnnouncements({ feed, snapshots, logger });
@@ -84,6 +89,23 @@ export class Live {
     link?: SubscriberLink,
   ): AsyncIterableIterator<StreamItem> {
     return this.subscriptions.events(key, kind, includeCurrent, link);
+  }
+
+  /**
+   * A live query of the credential (@live): its first result, then a patch each time its evaluation
+   * over the account's observation changes; RATE_LIMITED beyond the subscription limits.
+   */
+  liveQuery(
+    key: UpstreamKey,
+    request: LiveQueryRequest,
+    link?: SubscriberLink,
+  ): AsyncIterableIterator<LiveQueryItem> {
+    return this.subscriptions.liveQuery(key, request, link);
+  }
+
+  /** @internal test seam: groups of live queries open here (identical ones share one evaluation). */
+  liveQueryGroups(): number {
+    return this.subscriptions.queryGroups();
   }
 
   /**

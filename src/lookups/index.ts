@@ -13,7 +13,6 @@ import type { Source } from './source';
 
 export type { LoadedBackendModule } from './backend-module-lookup';
 export type { Slice } from './forward-pages';
-/** @internal test seam: the source live queries will read (issue 38) */
 export { type Observation, ObservationSource } from './observation-source';
 export type { KindLookup, Source };
 

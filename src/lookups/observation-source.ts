@@ -1,17 +1,15 @@
 // A source that answers from one observation of the account (the items of some kinds as one poll
-// saw them, newest first) without an upstream call: pages as the upstream pages them (limit,
-// before_id a position in the newest-first order, held or not), by-id lists, and GETs. A read it
-// cannot answer from what it holds (a kind not observed, a CEL filter, a backend module) is refused
-// rather than sent upstream.
+// saw them, newest first) without an upstream call: pages as the upstream pages them (the filter
+// first, with the upstream's meaning: observed-filter.ts; then limit, before_id a position in the
+// newest-first order, held or not), by-id lists, and GETs. A read it cannot answer from what it holds
+// (a kind not observed, a backend module) is refused rather than sent upstream.
 import { GatewayError } from '../errors';
 import type { Resource } from '../resources';
 import type { BackendModule, ListedPage, ListedPageRequest } from '../upstream';
+import { filtered } from './observed-filter';
 import type { Source } from './source';
 
-/**
- * What one observation holds: each observed kind's items, newest first (descending id).
- * @internal test seam (issue 38's live queries read it)
- */
+/** What one observation holds: each observed kind's items, newest first (descending id). */
 export type Observation = ReadonlyMap<Resource, readonly { readonly id: string }[]>;
 
 const notObserved = (what: string): GatewayError =>
@@ -29,7 +27,6 @@ function firstOlderThan(items: readonly { readonly id: string }[], beforeId: str
   return low;
 }
 
-/** @internal test seam (issue 38's live queries read it) */
 export class ObservationSource implements Source {
   constructor(private readonly observation: Observation) {}
 
@@ -43,8 +40,8 @@ export class ObservationSource implements Source {
     resource: Resource<T>,
     page: ListedPageRequest,
   ): Promise<ListedPage<T>> {
-    if (page.filter !== undefined) throw notObserved(`a filtered list of ${resource.noun}s`);
     let items = this.itemsOf(resource);
+    if (page.filter !== undefined) items = filtered(items, page.filter);
     if (page.ids !== undefined) {
       const wanted = new Set(page.ids);
       items = items.filter((item) => wanted.has(item.id));

@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { builder } from './builder';
 import { withInlineReads } from './inline-reads';
+import { LiveDirective } from './live/live-directive';
 import './scalars';
 import './relay/refs';
 import './mutation-errors';
@@ -47,20 +48,20 @@ function withoutUnusedScalars(built: GraphQLSchema): GraphQLSchema {
 }
 
 /**
- * @defer and @stream, as yoga's defer-stream plugin declares them (it adds them when absent): here
- * they are in the printed schema too, so tools validating documents against it (codegen, manifests
- * checked at start) accept the incremental operations the gateway runs.
+ * @defer and @stream, as yoga's defer-stream plugin declares them (it adds them when absent), and
+ * @live: in the printed schema too, so tools validating documents against it (codegen, manifests
+ * checked at start) accept the incremental and live operations the gateway runs.
  */
-function withIncrementalDelivery(built: GraphQLSchema): GraphQLSchema {
+function withDeliveryDirectives(built: GraphQLSchema): GraphQLSchema {
   const config = built.toConfig();
   return new GraphQLSchema({
     ...config,
-    directives: [...config.directives, GraphQLDeferDirective, GraphQLStreamDirective],
+    directives: [...config.directives, GraphQLDeferDirective, GraphQLStreamDirective, LiveDirective],
   });
 }
 
 export const schema = withInlineReads(
-  lexicographicSortSchema(withIncrementalDelivery(withoutUnusedScalars(builder.toSchema()))),
+  lexicographicSortSchema(withDeliveryDirectives(withoutUnusedScalars(builder.toSchema()))),
 );
 
 // Connections hand PageInfo.hasNextPage over lazily (a getter that may return a promise: at

@@ -1,6 +1,6 @@
 // The lookups over an observation (lookups/observation-source.ts): the same pages, by-id reads and
-// references as over the upstream client, answered from the items one poll saw, with no call; what
-// the observation does not hold is refused, never fetched.
+// references as over the upstream client, answered from the items one poll saw, with no call, and a
+// list's CEL filter with the upstream's meaning; what the observation does not hold is refused, never fetched.
 import { describe, expect, it } from 'vitest';
 import { lookupsOf, type Observation, ObservationSource } from '../../src/lookups';
 import { ENDPOINT, type Resource, TUNNEL } from '../../src/resources';
@@ -22,8 +22,10 @@ const endpoints = [3, 2, 1].map((n) =>
   ENDPOINT.parse({
     id: id('ep', n),
     url: `https://e${n}.example.com`,
-    type: 'cloud',
-    created_at: '2026-01-01T00:00:00Z',
+    type: n === 2 ? 'agent' : 'cloud',
+    created_at: `2026-01-0${n}T00:00:00Z`,
+    bindings: ['public'],
+    ...(n === 2 ? { tunnel_session: ref('ts', 7) } : {}),
   }),
 );
 const observation: Observation = new Map<Resource, readonly { id: string }[]>([
@@ -58,13 +60,28 @@ describe('lookups over an observation', () => {
     expect(await lookups.of(ENDPOINT).load(id('ep', 7))).toBeNull();
   });
 
-  it('refuses what it does not hold: a kind not observed, a filtered list, a backend module', async () => {
+  it("filters a list with the upstream's CEL, against the upstream's field names, before paging", async () => {
+    const lookups = lookupsOf(new ObservationSource(observation));
+    const cloud = await lookups.of(ENDPOINT).page(1, undefined, 'obj.type in ["cloud"]');
+    expect(cloud.items.map((e) => e.id)).toEqual([id('ep', 3)]);
+    expect(await cloud.hasNextPage()).toBe(true);
+    const recent = await lookups
+      .of(ENDPOINT)
+      .page(5, undefined, 'obj.created_at >= timestamp("2026-01-02T00:00:00Z") && obj.type != "cloud"');
+    expect(recent.items.map((e) => e.id)).toEqual([id('ep', 2)]);
+    const bySession = await lookups.of(ENDPOINT).page(5, undefined, `obj.tunnel_session.id == "${id('ts', 7)}"`);
+    expect(bySession.items.map((e) => e.id)).toEqual([id('ep', 2)]);
+    // A value is data: the injection the upstream contract names matches nothing.
+    const injected = await lookups.of(ENDPOINT).page(5, undefined, 'obj.url in [" || true || "]');
+    expect(injected.items).toEqual([]);
+    // A list-valued field cannot be filtered, as upstream.
+    await expect(lookups.of(ENDPOINT).page(5, undefined, 'obj.bindings == "public"')).rejects.toThrow();
+  });
+
+  it('refuses what it does not hold: a kind not observed, a backend module', async () => {
     const lookups = lookupsOf(new ObservationSource(new Map([[TUNNEL as Resource, tunnels]])));
     await expect(lookups.ofKind('tunnelSession').load(id('ts', 1))).rejects.toThrow(
       'The live observation does not hold tunnel sessions.',
-    );
-    await expect(lookups.of(ENDPOINT).page(5, undefined, 'obj.type == "cloud"')).rejects.toThrow(
-      'does not hold a filtered list of endpoints',
     );
     await expect(
       lookups.backendModules.load({ edgeId: id('edghts', 1), routeId: id('edghtsrt', 1) }),

@@ -2,7 +2,8 @@
 // when it finishes, errors and refusals by later plugins included, or when its @defer/@stream answer
 // ends or its client leaves it, the holds its calls did not take are dropped, so only the calls it
 // made stay counted in the window. Awaited before a single answer is sent, so the caller's next
-// operation sees the room. (Holds nobody drops leave with the window: shared-state/budget/.)
+// operation sees the room. A live query makes its calls for its first payload only (its later ones
+// are evaluated over the observation), so its holds are dropped once that payload is out. (Holds nobody drops leave with the window: shared-state/budget/.)
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from '../../context';
 import type { RateBudget } from '../../shared-state';
@@ -22,7 +23,13 @@ export function useBudgetHolds(store: RateBudget): Plugin<Context> {
     onExecuteDone({ args, result }: Parameters<ExecuteDone>[0]) {
       const scope = args.contextValue.upstreamScope;
       if (scope.reservation === undefined) return undefined;
-      if (Symbol.asyncIterator in result) return { onEnd: () => void release(scope) };
+      if (Symbol.asyncIterator in result)
+        return {
+          onNext: ({ result: payload }: { result: object }) => {
+            if ('revision' in payload) void release(scope);
+          },
+          onEnd: () => void release(scope),
+        };
       return release(scope);
     },
   };

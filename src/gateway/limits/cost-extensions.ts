@@ -7,7 +7,9 @@
 //     those left for the kind it made (reads leave the last tenth to writes). Cached or coalesced
 //     answers claim nothing and carry none.
 // A streamed answer (@defer, @stream; multipart, SSE or graphql-ws) carries both on its last payload
-// (hasNext: false), once every deferred part has run; the payloads before it carry none. A
+// (hasNext: false), once every deferred part has run; the payloads before it carry none. A live
+// query's first payload (revision 1) carries both; each later one is an evaluation over the
+// account's observation, which calls nothing: upstreamCalls { predicted: 0, made: 0 }. A
 // subscription's events carry neither (their calls are their observations' joins, paid from the live
 // share); a refused subscription's answer carries them as any refused operation's does.
 import type { ExecutionResult } from 'graphql';
@@ -27,6 +29,12 @@ interface OnNext {
 
 /** A payload more follows (hasNext: true): not the last of its stream. */
 const followed = (result: ExecutionResult): boolean => (result as { hasNext?: boolean }).hasNext === true;
+
+/** A live query's payload after its first (gateway/live-queries/): an evaluation, no call. */
+const reEvaluated = (result: ExecutionResult): boolean =>
+  ((result as { revision?: number }).revision ?? 0) > 1;
+
+const NO_CALLS = { predicted: 0, made: 0 } as const;
 
 /** `result` with the ledger's figures, copied by name: whatever else the ledger holds stays inside. */
 function costed(result: ExecutionResult, ledger: CallLedger): ExecutionResult {
@@ -57,7 +65,12 @@ const afterExecution = {
     if (!isAsyncIterable(result)) return setResult(costed(result, ledger));
     return {
       onNext: ({ result: payload, setResult: setPayload }: OnNext) => {
-        if (!followed(payload)) setPayload(costed(payload, ledger));
+        if (reEvaluated(payload))
+          setPayload({
+            ...payload,
+            extensions: { ...payload.extensions, [UPSTREAM_CALLS_EXTENSION]: NO_CALLS },
+          });
+        else if (!followed(payload)) setPayload(costed(payload, ledger));
       },
     };
   },

@@ -1,8 +1,8 @@
 // The subscriptions this replica delivers to: their limits (in all, and per credential), the
 // streams open for each account with the kinds each one needs, and the graceful end of every stream
 // on shutdown. Each stream holds a need of the observation (observation/account-observers.ts) from
-// its start to its end. Event streams are the one kind of subscriber today; a live query will be
-// another, needing several kinds.
+// its start to its end. Two kinds of stream: an event subscription's (events/), needing its one
+// kind, and a live query's (queries/), needing the kinds it reads; both count toward the limits.
 import { GatewayError } from '../../errors';
 import type { Logger } from '../../log';
 import { keyDigest, type UpstreamKey } from '../../upstream';
@@ -13,6 +13,19 @@ import type { Observations } from '../observation/observations';
 import type { SubscriberLink } from './events/backlog';
 import { channelOf } from './events/channel';
 import { EventStream, type StreamItem } from './events/event-stream';
+import type { LiveQueryRequest } from './queries/query-group';
+import { QueryGroups } from './queries/query-groups';
+import type { QueryMetrics } from './queries/query-metrics';
+import type { QueryStream } from './queries/query-stream';
+
+/** What is kept of one open stream: its kinds, and whether it counts in the subscriptions gauge. */
+interface Held {
+  readonly needs: ReadonlySet<LiveKind>;
+  readonly counted: boolean;
+}
+
+/** An open stream of either kind. */
+type Stream = EventStream | QueryStream;
 
 const limited = (message: string) => new GatewayError('RATE_LIMITED', message);
 
@@ -27,20 +40,35 @@ export interface SubscriptionParts {
   /** Opens a need of the account's `kinds`; the returned call closes it. */
   readonly need: (key: UpstreamKey, kinds: ReadonlySet<LiveKind>) => () => void;
   readonly metrics: LiveMetrics;
+  readonly queryMetrics: QueryMetrics;
   readonly logger: Logger;
 }
 
 export class Subscriptions {
   /** Open streams of each account, with the kinds each one needs. */
-  private readonly accounts = new Map<string, Map<EventStream, ReadonlySet<LiveKind>>>();
+  private readonly accounts = new Map<string, Map<Stream, Held>>();
+  private readonly queries: QueryGroups;
   private total = 0;
   private closing = false;
 
-  constructor(private readonly parts: SubscriptionParts) {}
+  constructor(private readonly parts: SubscriptionParts) {
+    const { observations, queryMetrics, logger, settings } = parts;
+    this.queries = new QueryGroups({
+      observations,
+      metrics: queryMetrics,
+      logger,
+      capBytes: settings.maxSubscriberBufferBytes,
+    });
+  }
 
   /** Open subscriptions, in all or of one credential. */
   count(apiKey?: string): number {
     return apiKey === undefined ? this.total : (this.accounts.get(keyDigest(apiKey))?.size ?? 0);
+  }
+
+  /** Groups of live queries open (identical ones share one). */
+  queryGroups(): number {
+    return this.queries.size;
   }
 
   /** Bytes of events held now for every open subscriber (queued, plus unsent in their transports). */
@@ -61,25 +89,9 @@ export class Subscriptions {
     includeCurrent: boolean,
     link?: SubscriberLink,
   ): AsyncIterableIterator<StreamItem> {
-    if (this.closing) {
-      throw new GatewayError(
-        'UPSTREAM_UNAVAILABLE',
-        'The gateway is shutting down; subscribe again shortly.',
-      );
-    }
+    this.admit(key.digest);
     const { settings, metrics, logger } = this.parts;
-    const { maxSubscriptions, maxSubscriptionsPerCredential } = settings;
-    if (this.total >= maxSubscriptions) {
-      throw limited(`The gateway holds its maximum of ${maxSubscriptions} subscriptions; retry later.`);
-    }
     const { digest } = key;
-    const streams = this.accounts.get(digest) ?? new Map<EventStream, ReadonlySet<LiveKind>>();
-    if (streams.size >= maxSubscriptionsPerCredential) {
-      throw limited(
-        `At most ${maxSubscriptionsPerCredential} subscriptions per credential; close one to open another.`,
-      );
-    }
-    const needs = NEEDS.get(kind) ?? new Set([kind]);
     let release: () => void = () => {};
     const stream: EventStream = new EventStream({
       channel: channelOf(this.parts.observations, kind, digest),
@@ -98,12 +110,51 @@ export class Subscriptions {
       },
       onHeld: (bytes) => metrics.held(bytes),
     });
-    streams.set(stream, needs);
-    this.accounts.set(digest, streams);
-    this.total += 1;
-    for (const needed of needs) metrics.subscriptions(needed, 1);
-    release = this.parts.need(key, needs);
+    release = this.hold(key, stream, { needs: NEEDS.get(kind) ?? new Set([kind]), counted: true });
     return stream;
+  }
+
+  /**
+   * A live query of the credential: its first result, then its patches (queries/); RATE_LIMITED
+   * beyond the limits, which it shares with the event subscriptions.
+   */
+  liveQuery(key: UpstreamKey, request: LiveQueryRequest, link?: SubscriberLink): QueryStream {
+    this.admit(key.digest);
+    let release: () => void = () => {};
+    const stream: QueryStream = this.queries.open(key.digest, request, link, () =>
+      this.left(key.digest, stream, release),
+    );
+    release = this.hold(key, stream, { needs: request.kinds, counted: false });
+    return stream;
+  }
+
+  /** Refuses a new stream while shutting down or beyond the limits. */
+  private admit(digest: string): void {
+    if (this.closing) {
+      throw new GatewayError(
+        'UPSTREAM_UNAVAILABLE',
+        'The gateway is shutting down; subscribe again shortly.',
+      );
+    }
+    const { maxSubscriptions, maxSubscriptionsPerCredential } = this.parts.settings;
+    if (this.total >= maxSubscriptions) {
+      throw limited(`The gateway holds its maximum of ${maxSubscriptions} subscriptions; retry later.`);
+    }
+    if ((this.accounts.get(digest)?.size ?? 0) >= maxSubscriptionsPerCredential) {
+      throw limited(
+        `At most ${maxSubscriptionsPerCredential} subscriptions per credential; close one to open another.`,
+      );
+    }
+  }
+
+  /** Keeps `stream` among the account's and opens its need; returns the need's release. */
+  private hold(key: UpstreamKey, stream: Stream, held: Held): () => void {
+    const streams = this.accounts.get(key.digest) ?? new Map<Stream, Held>();
+    streams.set(stream, held);
+    this.accounts.set(key.digest, streams);
+    this.total += 1;
+    if (held.counted) for (const needed of held.needs) this.parts.metrics.subscriptions(needed, 1);
+    return this.parts.need(key, held.needs);
   }
 
   /** Completes every open stream and refuses new ones (graceful shutdown). */
@@ -113,14 +164,14 @@ export class Subscriptions {
       for (const stream of [...streams.keys()]) stream.complete();
   }
 
-  private left(digest: string, stream: EventStream, release: () => void): void {
+  private left(digest: string, stream: Stream, release: () => void): void {
     const streams = this.accounts.get(digest);
-    const needs = streams?.get(stream);
-    if (streams === undefined || needs === undefined) return;
+    const held = streams?.get(stream);
+    if (streams === undefined || held === undefined) return;
     streams.delete(stream);
     if (streams.size === 0) this.accounts.delete(digest);
     this.total -= 1;
-    for (const needed of needs) this.parts.metrics.subscriptions(needed, -1);
+    if (held.counted) for (const needed of held.needs) this.parts.metrics.subscriptions(needed, -1);
     release();
   }
 }

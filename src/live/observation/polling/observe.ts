@@ -6,7 +6,7 @@ import type { NgrokClient } from '../../../upstream';
 import { KINDS, type LiveKind } from '../../kinds/kinds';
 import type { LiveFeed } from '../feed';
 import type { SharedSnapshots } from '../snapshots/shared-snapshots';
-import { isObserved, type Snapshot, settleWalk } from '../snapshots/snapshot';
+import { isObserved, type Listed, type Snapshot, settleWalk } from '../snapshots/snapshot';
 import { type WalkHooks, walkList } from './walk';
 
 export interface ObserveDeps {
@@ -28,6 +28,10 @@ export type Observed = { readonly ok: true; readonly snapshot: Snapshot } | { re
 
 /** Writes racing one walk's storing: far more than any account makes between two reads. */
 const MAX_SWAPS = 20;
+
+/** Whether two observations hold the same items, field for field, in the same order. */
+const sameItems = (a: readonly Listed[], b: readonly Listed[]): boolean =>
+  a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 
 /** Throws what the walk threw; resolves `ok: false` when the lease was lost during it. */
 export async function observe(
@@ -59,7 +63,9 @@ export async function observe(
       deps.feed.publish(rules.topic, deps.digest, { type: 'baseline', version: next.version, observedAt });
     else {
       const events = rules.changes(base, next);
-      if (events.length > 0)
+      // A change no event names (a reservation's description, a tunnel's metadata) is still news to
+      // a live query, which reads every field.
+      if (events.length > 0 || !sameItems(base.items, next.items))
         deps.feed.publish(rules.topic, deps.digest, {
           type: 'changes',
           version: next.version,

@@ -1,0 +1,111 @@
+// Live queries (@live on a query operation, detected by @n1ru4l/graphql-live-query): the operation,
+// once admitted, runs as a stream. Its reads are judged first (live-reads.ts): a field no
+// observation covers refuses it, naming the field, before any upstream call. Then the live side
+// (live/delivery/queries/) hands its first result (from the account's observation when it has one,
+// else read from the upstream as a plain query is) and a JSON Patch each time its evaluation over a
+// newer observation differs; each evaluation executes the same document with lookups that read the
+// observation (context.ts, observationContext): no upstream call. @live beside @defer or @stream is
+// refused by the package's validation rule; on a mutation or a subscription, by the directive's place.
+import {
+  getLiveDirectiveArgumentValues,
+  getLiveDirectiveNode,
+  isLiveQueryOperationDefinitionNode,
+  NoLiveMixedWithDeferStreamRule,
+} from '@n1ru4l/graphql-live-query';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  GraphQLError,
+  getOperationAST,
+  Kind,
+  type OperationDefinitionNode,
+  print,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { type Context, observationContext } from '../../context';
+import { GatewayError } from '../../errors';
+import type { LiveQueryItem } from '../../live';
+import { toGraphQLError } from '../execution';
+import type { Operation } from '../limits/demand/collect';
+import { liveReads } from './live-reads';
+
+type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult> | unknown;
+
+const fragmentsOf = (args: ExecutionArgs): Operation['fragments'] =>
+  new Map(
+    args.document.definitions.flatMap((d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d]] : [],
+    ),
+  );
+
+/** Each document's text, printed once: what tells two live queries' documents apart. */
+const texts = new WeakMap<DocumentNode, string>();
+function textOf(document: DocumentNode): string {
+  let text = texts.get(document);
+  if (text === undefined) {
+    text = print(document);
+    texts.set(document, text);
+  }
+  return text;
+}
+
+const refusal = (message: string): ExecutionResult => ({
+  errors: [new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } })],
+});
+
+/** The items of the live side as payloads: the error that ends a query as a GraphQL error. */
+async function* payloads(items: AsyncIterable<LiveQueryItem>): AsyncGenerator<ExecutionResult> {
+  for await (const item of items)
+    yield item instanceof GatewayError ? { errors: [toGraphQLError(item)] } : (item as ExecutionResult);
+}
+
+async function live(
+  args: ExecutionArgs,
+  execute: Execute,
+  operation: OperationDefinitionNode,
+): Promise<ExecutionResult | AsyncIterable<ExecutionResult>> {
+  const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+  const op: Operation = { schema: args.schema, fragments: fragmentsOf(args), variables };
+  const root = args.schema.getQueryType();
+  if (!root) throw new Error('the schema has no query type');
+  const reads = liveReads(op, root, operation.selectionSet);
+  if ('refused' in reads) {
+    const { path, field, why } = reads.refused;
+    return refusal(
+      `"${path}" (${field}) cannot be live: ${why}. Live queries read tunnels, endpoints, tunnel sessions, reserved domains and reserved addresses from the account's shared observation; run this query without @live.`,
+    );
+  }
+  const directive = getLiveDirectiveNode(operation);
+  const throttle = directive ? getLiveDirectiveArgumentValues(directive, variables).throttleValue : null;
+  const ctx = args.contextValue as Context;
+  const run = (contextValue: Context) => execute({ ...args, contextValue }) as Promise<ExecutionResult>;
+  try {
+    return payloads(
+      ctx.liveQuery({
+        selection: JSON.stringify([textOf(args.document), args.operationName, variables, throttle]),
+        kinds: reads.kinds,
+        throttleMs: Math.max(0, throttle ?? 0),
+        evaluate: async (observation) => run(observationContext(ctx, observation)),
+        first: async () => run(ctx),
+      }),
+    );
+  } catch (error) {
+    if (error instanceof GatewayError) return { errors: [toGraphQLError(error)] };
+    throw error;
+  }
+}
+
+export function useLiveQueries(): Plugin<Context> {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoLiveMixedWithDeferStreamRule);
+    },
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== 'query') return;
+      if (!isLiveQueryOperationDefinitionNode(operation, args.variableValues ?? undefined)) return;
+      setExecuteFn((liveArgs) => live(liveArgs, executeFn, operation) as never);
+    },
+  };
+}

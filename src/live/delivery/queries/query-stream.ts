@@ -1,0 +1,140 @@
+// One client's live query: its first result (revision 1), then, each time its group's evaluation
+// differs from what the client last received, one JSON Patch from that to the latest (the wire
+// format of @n1ru4l/graphql-live-query-patch-json-patch, whose generateJSONPatch makes it). It is
+// pulled: a payload is made when the transport asks for the next, from the latest evaluation, so
+// what waits for a slow reader is never more than the one previous result this stream keeps, and
+// evaluations a throttled or slow reader missed are folded into one patch.
+import { generateJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-patch';
+import type { ExecutionResult } from 'graphql';
+import { GatewayError } from '../../../errors';
+import type { SubscriberLink } from '../events/backlog';
+import type { QueryGroup } from './query-group';
+import type { QueryMetrics } from './query-metrics';
+
+/** A payload of a live query: the first result with revision 1, or a patch with the next revision. */
+export interface LivePayload extends ExecutionResult {
+  readonly revision: number;
+  readonly patch?: ReturnType<typeof generateJSONPatch>;
+}
+
+/** What a live query's stream yields: its payloads, and the error that ends it. */
+export type LiveQueryItem = LivePayload | GatewayError;
+
+export interface StreamParts {
+  readonly group: QueryGroup;
+  /** This client's query as a plain one, read from the upstream: its first result when there is no evaluation yet. */
+  readonly first: () => Promise<ExecutionResult>;
+  /** The least interval between two payloads, in ms. */
+  readonly intervalMs: number;
+  /** Bytes its transport may hold unsent before the reader counts as too slow. */
+  readonly capBytes: number;
+  readonly link: SubscriberLink | undefined;
+  readonly metrics: QueryMetrics;
+  readonly onEnd: () => void;
+}
+
+const tooSlow = (capBytes: number): GatewayError =>
+  new GatewayError(
+    'RATE_LIMITED',
+    `Read too slowly: over ${capBytes} bytes of the live query waited unread; query again.`,
+  );
+
+export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
+  private revision = 0;
+  /** The group's revision this stream's client holds. */
+  private seen = 0;
+  /** The data the client holds (shared with the group's evaluation: never changed). */
+  private held: Record<string, unknown> = {};
+  private sentAt = Number.NEGATIVE_INFINITY;
+  private ended = false;
+  private pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+
+  constructor(private readonly parts: StreamParts) {}
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<LiveQueryItem> {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<LiveQueryItem>> {
+    if (this.ended) return { done: true, value: undefined };
+    const item = this.revision === 0 ? await this.first() : await this.change();
+    if (item === undefined || this.ended) return this.finish();
+    const kind = item instanceof GatewayError ? 'error' : item.revision === 1 ? 'result' : 'patch';
+    this.parts.metrics.sent(kind, item instanceof GatewayError ? 0 : Buffer.byteLength(JSON.stringify(item)));
+    // An error, or a first result without data (its read refused), is the last payload.
+    if (item instanceof GatewayError || (item.revision === 1 && (item.data ?? null) === null)) this.finish();
+    this.sentAt = performance.now();
+    return { done: false, value: item };
+  }
+
+  async return(): Promise<IteratorResult<LiveQueryItem>> {
+    return this.finish();
+  }
+
+  /** Ends the stream (graceful shutdown): a waiting read completes. */
+  complete(): void {
+    this.finish();
+  }
+
+  /** What it holds beyond the group's: nothing queued (payloads are made as they are read). */
+  heldBytes(): number {
+    return this.parts.link?.backlogBytes() ?? 0;
+  }
+
+  private async first(): Promise<LiveQueryItem | undefined> {
+    const { group, first } = this.parts;
+    const evaluated = await group.latest();
+    const result = evaluated?.result ?? (await first());
+    this.seen = evaluated?.revision ?? 0;
+    this.held = (result.data ?? {}) as Record<string, unknown>;
+    this.revision = 1;
+    return { ...result, revision: 1 };
+  }
+
+  private async change(): Promise<LiveQueryItem | undefined> {
+    const { group, capBytes, link } = this.parts;
+    for (;;) {
+      const next = await group.after(this.seen, () => this.ended);
+      if (next === undefined) return group.ending;
+      await this.throttled();
+      if (this.ended) return undefined;
+      if ((link?.backlogBytes() ?? 0) > capBytes) return tooSlow(capBytes);
+      // The latest by now: what arrived during the wait is folded in.
+      const latest = (await group.after(this.seen, () => this.ended)) ?? next;
+      this.seen = latest.revision;
+      const data = (latest.result.data ?? {}) as Record<string, unknown>;
+      const patch = generateJSONPatch(this.held, data);
+      if (typeof patch === 'symbol') continue;
+      this.held = data;
+      this.revision += 1;
+      return {
+        patch,
+        revision: this.revision,
+        ...(latest.result.errors ? { errors: latest.result.errors } : {}),
+      };
+    }
+  }
+
+  /** Waits out the interval since the last payload. */
+  private async throttled(): Promise<void> {
+    const wait = this.sentAt + this.parts.intervalMs - performance.now();
+    if (wait <= 0) return;
+    await new Promise<void>((resolve) => {
+      this.pause = { timer: setTimeout(resolve, wait), resolve };
+    });
+    this.pause = undefined;
+  }
+
+  private finish(): IteratorResult<LiveQueryItem> {
+    if (!this.ended) {
+      this.ended = true;
+      if (this.pause) {
+        clearTimeout(this.pause.timer);
+        this.pause.resolve();
+      }
+      this.parts.group.wake();
+      this.parts.onEnd();
+    }
+    return { done: true, value: undefined };
+  }
+}
