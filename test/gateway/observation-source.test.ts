@@ -69,7 +69,9 @@ describe('lookups over an observation', () => {
       .of(ENDPOINT)
       .page(5, undefined, 'obj.created_at >= timestamp("2026-01-02T00:00:00Z") && obj.type != "cloud"');
     expect(recent.items.map((e) => e.id)).toEqual([id('ep', 2)]);
-    const bySession = await lookups.of(ENDPOINT).page(5, undefined, `obj.tunnel_session.id == "${id('ts', 7)}"`);
+    const bySession = await lookups
+      .of(ENDPOINT)
+      .page(5, undefined, `obj.tunnel_session.id == "${id('ts', 7)}"`);
     expect(bySession.items.map((e) => e.id)).toEqual([id('ep', 2)]);
     // A value is data: the injection the upstream contract names matches nothing.
     const injected = await lookups.of(ENDPOINT).page(5, undefined, 'obj.url in [" || true || "]');

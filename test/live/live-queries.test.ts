@@ -53,9 +53,16 @@ describe('live queries', () => {
     const polled = await metric(stack.gateway, 'gateway_live_poll_upstream_calls_total');
     const added = stack.sandbox.addTunnel(KEY);
     await until(() => client.payloads.length >= 2, 'a patch');
-    expect(client.payloads[1]).toMatchObject({ revision: 2, extensions: { upstreamCalls: { predicted: 0, made: 0 } } });
-    expect(client.payloads[1]?.patch).toEqual(expect.arrayContaining([expect.objectContaining({ op: expect.any(String) })]));
-    expect(((await client.data()) as { tunnels: { nodes: { id: string }[] } }).tunnels.nodes[0]?.id).toBe(added.id);
+    expect(client.payloads[1]).toMatchObject({
+      revision: 2,
+      extensions: { upstreamCalls: { predicted: 0, made: 0 } },
+    });
+    expect(client.payloads[1]?.patch).toEqual(
+      expect.arrayContaining([expect.objectContaining({ op: expect.any(String) })]),
+    );
+    expect(((await client.data()) as { tunnels: { nodes: { id: string }[] } }).tunnels.nodes[0]?.id).toBe(
+      added.id,
+    );
     stack.sandbox.removeTunnel(KEY, added.id);
     await until(() => client.payloads.length >= 3, 'a second patch');
     // Every call since came from the poller's walks: none from the re-evaluations.
@@ -95,22 +102,28 @@ describe('live queries', () => {
     open.push(...clients);
     for (const c of clients) await c.received(1);
     expect(stack.gateway.live.liveQueryGroups()).toBe(1);
-    const polls = await metric(stack.gateway, 'gateway_live_polls_total', { list: 'tunnels', outcome: 'complete' });
+    const polls = await metric(stack.gateway, 'gateway_live_polls_total', {
+      list: 'tunnels',
+      outcome: 'complete',
+    });
     await until(
       async () =>
-        (await metric(stack.gateway, 'gateway_live_polls_total', { list: 'tunnels', outcome: 'complete' })) >= polls + 3,
+        (await metric(stack.gateway, 'gateway_live_polls_total', { list: 'tunnels', outcome: 'complete' })) >=
+        polls + 3,
       'three more walks',
     );
     expect(clients.map((c) => c.payloads.length)).toEqual([1, 1, 1]);
     const evaluations = await metric(stack.gateway, 'gateway_live_query_evaluations_total');
     stack.sandbox.addTunnel(KEY);
     for (const c of clients) await c.received(2);
-    expect(await metric(stack.gateway, 'gateway_live_query_evaluations_total', { outcome: 'changed' })).toBeGreaterThan(0);
+    expect(
+      await metric(stack.gateway, 'gateway_live_query_evaluations_total', { outcome: 'changed' }),
+    ).toBeGreaterThan(0);
     // One group: the change was evaluated once for the three clients (each later walk once more).
     const walks = await metric(stack.gateway, 'gateway_live_polls_total', { list: 'tunnels' });
-    expect((await metric(stack.gateway, 'gateway_live_query_evaluations_total')) - evaluations).toBeLessThanOrEqual(
-      walks - polls,
-    );
+    expect(
+      (await metric(stack.gateway, 'gateway_live_query_evaluations_total')) - evaluations,
+    ).toBeLessThanOrEqual(walks - polls);
     for (const c of clients) expect(await c.data()).toEqual(await clients[0]?.data());
     await ws.dispose();
   });

@@ -54,10 +54,29 @@ const refusal = (message: string): ExecutionResult => ({
   errors: [new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } })],
 });
 
-/** The items of the live side as payloads: the error that ends a query as a GraphQL error. */
-async function* payloads(items: AsyncIterable<LiveQueryItem>): AsyncGenerator<ExecutionResult> {
-  for await (const item of items)
-    yield item instanceof GatewayError ? { errors: [toGraphQLError(item)] } : (item as ExecutionResult);
+/**
+ * The items of the live side as payloads, the error that ends a query as a GraphQL error. Not an
+ * async generator: a client that leaves while the query waits for a change must end it at once
+ * (return() reaches the live side's stream), not when the next change comes.
+ */
+class Payloads implements AsyncIterableIterator<ExecutionResult> {
+  constructor(private readonly items: AsyncIterator<LiveQueryItem>) {}
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<ExecutionResult> {
+    return this;
+  }
+
+  async next(): Promise<IteratorResult<ExecutionResult>> {
+    const next = await this.items.next();
+    if (next.done) return { done: true, value: undefined };
+    const item = next.value;
+    return { done: false, value: item instanceof GatewayError ? { errors: [toGraphQLError(item)] } : item };
+  }
+
+  async return(): Promise<IteratorResult<ExecutionResult>> {
+    await this.items.return?.();
+    return { done: true, value: undefined };
+  }
 }
 
 async function live(
@@ -81,14 +100,16 @@ async function live(
   const ctx = args.contextValue as Context;
   const run = (contextValue: Context) => execute({ ...args, contextValue }) as Promise<ExecutionResult>;
   try {
-    return payloads(
-      ctx.liveQuery({
-        selection: JSON.stringify([textOf(args.document), args.operationName, variables, throttle]),
-        kinds: reads.kinds,
-        throttleMs: Math.max(0, throttle ?? 0),
-        evaluate: async (observation) => run(observationContext(ctx, observation)),
-        first: async () => run(ctx),
-      }),
+    return new Payloads(
+      ctx
+        .liveQuery({
+          selection: JSON.stringify([textOf(args.document), args.operationName, variables, throttle]),
+          kinds: reads.kinds,
+          throttleMs: Math.max(0, throttle ?? 0),
+          evaluate: async (observation) => run(observationContext(ctx, observation)),
+          first: async () => run(ctx),
+        })
+        [Symbol.asyncIterator](),
     );
   } catch (error) {
     if (error instanceof GatewayError) return { errors: [toGraphQLError(error)] };
