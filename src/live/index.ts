@@ -6,7 +6,7 @@
 export type { SubscriberLink } from './delivery/events/backlog';
 export type { StreamItem } from './delivery/events/event-stream';
 export type { LiveQueryRequest } from './delivery/queries/query-group';
-export type { LivePayload, LiveQueryItem } from './delivery/queries/query-stream';
+export type { LiveQueryItem } from './delivery/queries/query-stream';
 export type { EndpointEventPayload, EndpointWrite } from './kinds/endpoint-events';
 export { type LiveEvent, type LiveKind, liveKindOf, observedKindOf } from './kinds/kinds';
 export type { TunnelEventPayload } from './kinds/tunnel-events';

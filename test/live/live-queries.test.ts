@@ -95,6 +95,20 @@ describe('live queries', () => {
     expect(clients.map((c) => c.payloads.length > 1 && c.ended === undefined)).toEqual([true, true, true]);
   });
 
+  it('writes its request log line when it ends, not before', async () => {
+    stack = await start();
+    const client = await liveSse(stack.url, KEY, TUNNELS.replace('query Tunnels', 'query LoggedLive'));
+    open.push(client);
+    await client.received(1);
+    stack.sandbox.addTunnel(KEY);
+    await client.received(2);
+    const logged = () => stack.lines().filter((line) => JSON.stringify(line).includes('LoggedLive'));
+    expect(logged()).toEqual([]);
+    client.close();
+    await until(() => logged().length === 1, 'the line of the live query');
+    expect(logged()[0]).toMatchObject({ operationType: 'query', status: 200 });
+  });
+
   it('sends nothing while nothing changes, and evaluates identical live queries once per observation', async () => {
     stack = await start();
     const ws = wsClient(stack.wsUrl, KEY);

@@ -5,7 +5,7 @@ import { applyLiveQueryJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-p
 import type { Client } from 'graphql-ws';
 import { until } from './support';
 
-export interface LivePayload {
+interface LivePayload {
   data?: Record<string, unknown> | null;
   patch?: unknown[];
   revision?: number;

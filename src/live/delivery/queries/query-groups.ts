@@ -13,7 +13,7 @@ import { QueryStream } from './query-stream';
  * The least interval between two payloads of a live query, whatever its throttle asks: the
  * observation moves once per poll (and at once on a write), so a shorter one would only spend CPU.
  */
-export const LIVE_QUERY_MIN_INTERVAL_MS = 100;
+const LIVE_QUERY_MIN_INTERVAL_MS = 100;
 
 export interface GroupsParts {
   readonly observations: Observations;

@@ -12,7 +12,7 @@ import type { QueryGroup } from './query-group';
 import type { QueryMetrics } from './query-metrics';
 
 /** A payload of a live query: the first result with revision 1, or a patch with the next revision. */
-export interface LivePayload extends ExecutionResult {
+interface LivePayload extends ExecutionResult {
   readonly revision: number;
   readonly patch?: ReturnType<typeof generateJSONPatch>;
 }
