@@ -22,7 +22,7 @@ import {
   type OperationDefinitionNode,
   print,
 } from 'graphql';
-import type { Plugin } from 'graphql-yoga';
+import { getSSEProcessor, type Plugin } from 'graphql-yoga';
 import { type Context, observationContext } from '../../context';
 import { GatewayError } from '../../errors';
 import type { LiveQueryItem } from '../../live';
@@ -117,8 +117,25 @@ async function live(
   }
 }
 
+/** Whether `accept` takes SSE (absent, or any of its media ranges covers text/event-stream). */
+const takesSse = (accept: string | null): boolean =>
+  accept === null || /(?:^|,)\s*(?:\*\/\*|text\/\*|text\/event-stream)\s*(?:;|,|$)/i.test(accept);
+
 export function useLiveQueries(): Plugin<Context> {
+  /** Requests that carry a live query: their stream goes out as SSE, as a subscription's does. */
+  const liveRequests = new WeakSet<Request>();
+  const sse = getSSEProcessor();
   return {
+    onResultProcess({ request, result, setResultProcessor }) {
+      // yoga would pick multipart/mixed (@defer's) for a stream when the client accepts anything.
+      if (
+        liveRequests.has(request) &&
+        typeof result === 'object' &&
+        result !== null &&
+        Symbol.asyncIterator in result
+      )
+        if (takesSse(request.headers.get('accept'))) setResultProcessor(sse, 'text/event-stream');
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(NoLiveMixedWithDeferStreamRule);
     },
@@ -126,6 +143,8 @@ export function useLiveQueries(): Plugin<Context> {
       const operation = getOperationAST(args.document, args.operationName);
       if (operation?.operation !== 'query') return;
       if (!isLiveQueryOperationDefinitionNode(operation, args.variableValues ?? undefined)) return;
+      const { request } = args.contextValue as Context & { request?: Request };
+      if (request) liveRequests.add(request);
       setExecuteFn((liveArgs) => live(liveArgs, executeFn, operation) as never);
     },
   };
