@@ -3,7 +3,7 @@
 // the one generated from src/config, its logging table names every field of a request line, and the
 // live-events cadence it states is the configured one. Its curls: readme-curls.test.ts.
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -67,6 +67,16 @@ describe('README', () => {
         .filter((l) => l !== '')
         .map((l) => l.split('#')[0]?.trim()),
     ).toEqual(['npm start', 'npm test']);
+  });
+
+  it('runs one folder of tests as npm test runs them all', () => {
+    const script: string = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts.test;
+    const [, command, folder] =
+      /`npx (vitest run --config \S+) (test\/\S+)`/.exec(section('## Development')) ?? [];
+    expect(script).toContain(`${command}`);
+    // Piped (not a terminal), without colour codes.
+    expect(script.startsWith('[ -t 1 ] || export NO_COLOR=1; ')).toBe(true);
+    expect(existsSync(new URL(folder ?? 'none', root)), folder).toBe(true);
   });
 
   it('has a table of contents linking every section', () => {

@@ -73,7 +73,11 @@ export async function startProcess(main: string, env: Record<string, string>): P
     }),
   );
   const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${head}`)), 20_000);
+    // Generous: on a loaded machine, beside the other test files, a start-up can take many seconds.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no listening line: ${head}`));
+    }, 60_000);
     const look = () => {
       const found = /listening on (http:\/\/[^/\s]+)\/graphql/.exec(head);
       if (found?.[1]) {

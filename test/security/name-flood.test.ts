@@ -21,7 +21,7 @@ describe('a flood of unique operation names', () => {
   beforeAll(async () => {
     const bundle = await bundleMain();
     remove = bundle.remove;
-    // The embedded stand-in, as a bare `npm start`; batches of 100 to send 20,000 operations quickly.
+    // The embedded stand-in, as a bare `npm start`; batches of 100 to send 5,000 operations quickly.
     gateway = await startProcess(bundle.main, { NODE_ENV: 'development', MAX_BATCH: '100' });
   }, 60_000);
   afterAll(async () => {
@@ -40,8 +40,9 @@ describe('a flood of unique operation names', () => {
   };
 
   it('stays up with /metrics under 1 MB and its memory bounded', async () => {
-    // 20,000 unique 64-character names, in 200 batches of 100 operations.
-    await pool(200, 4, async (b) => {
+    // 5,000 unique 64-character names (the flood that made /metrics 10.8 MB; 100 times the 50 names given a
+    // series), in 50 batches of 100 operations.
+    await pool(50, 4, async (b) => {
       const batch = Array.from({ length: 100 }, (_, i) => ({
         query: `query N${String(b * 100 + i).padStart(6, '0')}${'x'.repeat(57)} { __typename }`,
       }));

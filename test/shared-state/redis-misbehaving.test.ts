@@ -12,7 +12,6 @@ import { keyNames } from '../../src/shared-state/redis/keys';
 import { keyDigest } from '../../src/upstream';
 import { until } from '../live/support';
 import { BadRedis } from '../support/bad-redis';
-import { sleep } from '../support/fixtures';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { KEY, listen, type Stack, startStack } from '../support/stack';
 
@@ -129,7 +128,9 @@ describe.runIf(redisTestsRun)('REDIS_URL at something that is not a working Redi
       expect(await redisState(stack)).not.toBe('up');
       await until(async () => (await redisState(stack)) === 'down', 'Redis to be seen down', 15_000);
       // Past the first late replies too: they come after the gateway gave up on them.
-      await sleep(4_000);
+      const held = late.heldReplies;
+      expect(held).toBeGreaterThan(0);
+      await until(() => late.lateReplies >= held, 'the replies held so far to come late', 15_000);
       await expectQueriesAnswer(stack);
       expect(await redisState(stack)).toBe('down');
       expectNoPasswordLogged(stack);

@@ -57,6 +57,9 @@ export class BadRedis {
   delayMs = 3_000;
   /** Connections accepted so far. */
   connections = 0;
+  /** Replies held back in `delayed` mode so far, and those whose delay ran out (sent, or dropped if closed). */
+  heldReplies = 0;
+  lateReplies = 0;
   /** Connections given random bytes so far: each got the seed plus its number in that order. */
   randomStreams = 0;
 
@@ -108,10 +111,13 @@ export class BadRedis {
         redis.on('error', () => socket.destroy());
         redis.on('data', (answer) => {
           if (this.current === 'relay' || this.current === 'after-handshake') socket.write(answer);
-          else if (this.current === 'delayed')
+          else if (this.current === 'delayed') {
+            this.heldReplies += 1;
             setTimeout(() => {
+              this.lateReplies += 1;
               if (!socket.destroyed) socket.write(answer);
             }, this.delayMs);
+          }
         });
       }
       redis.write(chunk);
