@@ -139,6 +139,24 @@ describe('live queries', () => {
       (await metric(stack.gateway, 'gateway_live_query_evaluations_total')) - evaluations,
     ).toBeLessThanOrEqual(walks - polls);
     for (const c of clients) expect(await c.data()).toEqual(await clients[0]?.data());
+    // The metrics: three open, three first results and three patches sent, with their bytes.
+    expect(await metric(stack.gateway, 'gateway_live_queries')).toBe(3);
+    expect(await metric(stack.gateway, 'gateway_live_query_payloads_total', { kind: 'result' })).toBe(3);
+    expect(await metric(stack.gateway, 'gateway_live_query_payloads_total', { kind: 'patch' })).toBe(3);
+    const patchBytes = clients.reduce((sum, c) => sum + JSON.stringify(c.payloads[1]).length, 0);
+    // What was sent is what the clients read, but for the extensions each transport adds (upstreamCalls).
+    expect(
+      await metric(stack.gateway, 'gateway_live_query_payload_bytes_total', { kind: 'patch' }),
+    ).toBeGreaterThan(0);
+    expect(
+      await metric(stack.gateway, 'gateway_live_query_payload_bytes_total', { kind: 'patch' }),
+    ).toBeLessThanOrEqual(patchBytes);
+    for (const c of clients) c.close();
+    await until(
+      async () => (await metric(stack.gateway, 'gateway_live_queries')) === 0,
+      'every live query to close',
+    );
+    expect(stack.gateway.live.liveQueryGroups()).toBe(0);
     await ws.dispose();
   });
 });
