@@ -74,11 +74,12 @@ describe('the example operations', () => {
     const edge = seed.edges?.find((e) => e.id === ids?.edgeId);
     const routes = (
       dataOf(body, 'httpsEdge') as {
-        routes: { backend: { backend: { id: string; node: { id: string } } } | null }[];
+        routes: { backend: { backend: { id: string; node: { __typename: string } } } | null }[];
       }
     ).routes;
     const named = routes.flatMap((r) => (r.backend ? [r.backend.backend] : []));
-    expect(named.map((b) => b.node.id)).toEqual(
+    expect(named.every((b) => b.node.__typename.endsWith('Backend'))).toBe(true);
+    expect(named.map((b) => b.id)).toEqual(
       edge?.routes.flatMap((r) => (r.backend ? [r.backend.backendId] : [])),
     );
     expect(upstreamCalls?.made).toBe(1 + new Set(named.map((b) => b.id)).size);

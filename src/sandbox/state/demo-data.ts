@@ -1,7 +1,7 @@
 // One account's demo data, put together from each room's seeded generators in a fixed order (the
 // same seed gives the same data, ids included, so the ids printed in the README stay valid).
 import { agentSessionsOf, reservationsFor } from '../account-graph/data';
-import { certificatesFor } from '../account-graph/issued';
+import { certificatesFor, credentialsFor } from '../account-graph/issued';
 import { demoBackendDetails, demoEdgeDetails, withGroupLabels } from '../edges/data';
 import { demoCloudEndpoints } from '../endpoints/data';
 import { DEFAULT_START, generateTunnels, makeBackends, makeId } from '../tunnels/data';
@@ -73,7 +73,10 @@ function demoAccountGraph(
   cloudUrls: readonly string[],
   seed: number,
   start: Date,
-): Pick<AccountSeed, 'tunnelSessions' | 'reservedDomains' | 'reservedAddrs' | 'tlsCertificates'> {
+): Pick<
+  AccountSeed,
+  'tunnelSessions' | 'reservedDomains' | 'reservedAddrs' | 'credentials' | 'tlsCertificates'
+> {
   const sessions = agentSessionsOf(tunnels);
   const [newest, next] = sessions;
   if (newest) newest.os = 'windows';
@@ -84,5 +87,10 @@ function demoAccountGraph(
   const reservations = reservationsFor([...cloudUrls, ...agentUrls], seed + 0xacc7, start);
   // The newest certificate expires in under 30 days from today (the rest later).
   const tlsCertificates = certificatesFor(reservations.reservedDomains, new Date());
-  return { tunnelSessions: sessions, ...reservations, tlsCertificates };
+  return {
+    tunnelSessions: sessions,
+    ...reservations,
+    credentials: credentialsFor(sessions),
+    tlsCertificates,
+  };
 }
