@@ -13,19 +13,49 @@ export const RESERVED_ADDRESS_ID = {
   noun: 'reserved address',
 } as const;
 
-/** The kinds of the account graph's second step (issue 39): known by prefix, not served yet. */
-const EDGE_KINDS = [
-  { kind: 'httpsEdge', prefix: 'edghts', noun: 'HTTPS edge' },
-  { kind: 'httpsEdgeRoute', prefix: 'edghtsrt', noun: 'HTTPS edge route' },
-] as const;
+export const HTTPS_EDGE_ID = { kind: 'httpsEdge', prefix: 'edghts', noun: 'HTTPS edge' } as const;
+/** A route has no node of its own: it comes with its edge. */
+export const HTTPS_EDGE_ROUTE_ID = {
+  kind: 'httpsEdgeRoute',
+  prefix: 'edghtsrt',
+  noun: 'HTTPS edge route',
+} as const;
+export const CREDENTIAL_ID = { kind: 'credential', prefix: 'cr', noun: 'credential' } as const;
+export const TLS_CERTIFICATE_ID = {
+  kind: 'tlsCertificate',
+  prefix: 'cert',
+  noun: 'TLS certificate',
+} as const;
 
 /** The five kinds of backend an edge route's module may name. */
+export const TUNNEL_GROUP_BACKEND_ID = {
+  kind: 'tunnelGroupBackend',
+  prefix: 'bkdtg',
+  noun: 'tunnel group backend',
+} as const;
+export const FAILOVER_BACKEND_ID = {
+  kind: 'failoverBackend',
+  prefix: 'bkdfo',
+  noun: 'failover backend',
+} as const;
+export const WEIGHTED_BACKEND_ID = {
+  kind: 'weightedBackend',
+  prefix: 'bkdwd',
+  noun: 'weighted backend',
+} as const;
+export const HTTP_RESPONSE_BACKEND_ID = {
+  kind: 'httpResponseBackend',
+  prefix: 'bkdhr',
+  noun: 'HTTP response backend',
+} as const;
+export const STATIC_BACKEND_ID = { kind: 'staticBackend', prefix: 'bkdsc', noun: 'static backend' } as const;
+
 export const BACKEND_KINDS = [
-  { kind: 'tunnelGroupBackend', prefix: 'bkdtg', noun: 'tunnel group backend' },
-  { kind: 'failoverBackend', prefix: 'bkdfo', noun: 'failover backend' },
-  { kind: 'weightedBackend', prefix: 'bkdwd', noun: 'weighted backend' },
-  { kind: 'httpResponseBackend', prefix: 'bkdhr', noun: 'HTTP response backend' },
-  { kind: 'staticBackend', prefix: 'bkdsc', noun: 'static backend' },
+  TUNNEL_GROUP_BACKEND_ID,
+  FAILOVER_BACKEND_ID,
+  WEIGHTED_BACKEND_ID,
+  HTTP_RESPONSE_BACKEND_ID,
+  STATIC_BACKEND_ID,
 ] as const satisfies readonly IdKindSpec[];
 
 export const ID_KIND_SPECS = [
@@ -34,8 +64,11 @@ export const ID_KIND_SPECS = [
   ENDPOINT_ID,
   RESERVED_DOMAIN_ID,
   RESERVED_ADDRESS_ID,
-  ...EDGE_KINDS,
+  HTTPS_EDGE_ID,
+  HTTPS_EDGE_ROUTE_ID,
   ...BACKEND_KINDS,
+  CREDENTIAL_ID,
+  TLS_CERTIFICATE_ID,
 ] as const satisfies readonly IdKindSpec[];
 
 export type IdKind = (typeof ID_KIND_SPECS)[number]['kind'];

@@ -49,6 +49,8 @@ export interface Described<R extends string = string> {
   readonly noun: string;
   /** The collection's path segments (`['tunnel_sessions']`); a list's JSON key is its last. */
   readonly path: readonly string[];
+  /** The list's JSON key when it is not the path's last segment (`https_edges`, `backends`). */
+  readonly listKey?: string;
   /** Every route, by the name metrics and logs give it. */
   readonly routes: Readonly<Record<R, RouteSpec>>;
 }
@@ -75,4 +77,20 @@ export interface Resource<
    * DataLoader's next tick (endpoints: their references rarely sit in another list of the operation).
    */
   readonly batch: 'after-lists' | 'next-tick';
+  /**
+   * Error codes with which the upstream says the account has none of these at all (edges since their
+   * shutdown: ERR_NGROK_7008): its list reads as empty and a GET as no such item, not as an error.
+   */
+  readonly noneOn?: readonly string[];
 }
+
+/**
+ * How a kind whose list has no id filter is read by id and by reference: one GET per distinct id of
+ * a batch, once the operation's lists in flight have settled (they may hold the ids).
+ */
+export const FETCHED_EACH = {
+  filtersById: false,
+  byId: 'get-each',
+  byReference: 'get-each',
+  batch: 'after-lists',
+} as const;

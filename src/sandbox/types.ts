@@ -2,10 +2,15 @@
 import type {
   AccountGraphCollection,
   AgentUpdateState,
+  UpstreamCredential,
   UpstreamReservedAddr,
   UpstreamReservedDomain,
+  UpstreamTlsCertificate,
   UpstreamTunnelSession,
 } from './account-graph/types';
+import type { EdgeSeed, UpstreamBackend } from './edges/types';
+
+export type { EdgeSeed, RouteSeed, UpstreamBackend } from './edges/types';
 
 /**
  * The upstream operations; faults, latency and call counts are keyed by these names. The gateway
@@ -31,6 +36,22 @@ export const ROUTE_NAMES = [
   'getReservedDomain',
   'listReservedAddrs',
   'getReservedAddr',
+  'listCredentials',
+  'getCredential',
+  'listTlsCertificates',
+  'getTlsCertificate',
+  'listHttpsEdges',
+  'getHttpsEdge',
+  'listTunnelGroupBackends',
+  'getTunnelGroupBackend',
+  'listFailoverBackends',
+  'getFailoverBackend',
+  'listWeightedBackends',
+  'getWeightedBackend',
+  'listHttpResponseBackends',
+  'getHttpResponseBackend',
+  'listStaticBackends',
+  'getStaticBackend',
 ] as const;
 
 export type RouteName = (typeof ROUTE_NAMES)[number];
@@ -53,16 +74,6 @@ export interface UpstreamTunnel {
   labels?: Record<string, string>;
   backends?: Ref[];
   forwards_to: string;
-}
-
-export interface RouteSeed {
-  id: string;
-  backend?: { backendId: string; enabled: boolean };
-}
-
-export interface EdgeSeed {
-  id: string;
-  routes: RouteSeed[];
 }
 
 /**
@@ -142,11 +153,19 @@ export interface AccountSeed {
   tunnelSessions?: UpstreamTunnelSession[];
   reservedDomains?: UpstreamReservedDomain[];
   reservedAddrs?: UpstreamReservedAddr[];
+  /** Tunnel credentials. Absent: one per distinct `credential` of the sessions (credentialsFor). */
+  credentials?: UpstreamCredential[];
+  /** TLS certificates. Absent: one per distinct `certificate` of the reserved domains (certificatesFor). */
+  tlsCertificates?: UpstreamTlsCertificate[];
   /** Cloud endpoints; agent endpoints are not seeded, they follow the agent tunnels. */
   endpoints?: CloudEndpoint[];
   edges?: EdgeSeed[];
   /** Ids of existing backends (any bkd* kind); only these can be attached to a route. */
   backends?: string[];
+  /** The fields of some of them (a backend without any gets its kind's defaults). */
+  backendDetails?: UpstreamBackend[];
+  /** The provider no longer serves this account edges: GET /edges/https[/{id}] answers 400 ERR_NGROK_7008. */
+  edgesRetired?: boolean;
 }
 
 export type Fault =

@@ -21,15 +21,19 @@ import './endpoints/mutations';
 import './account-graph/tunnel-sessions';
 import './account-graph/reservations';
 import './account-graph/tunnel-session-commands';
+import './account-graph/credentials';
+import './account-graph/tls-certificates';
 import './relay/nodes';
 import './edges/backend-modules';
+import './edges/https-edges';
+import './edges/backends';
 import './live/tunnel-events';
 import './live/endpoint-events';
 import './live/tunnel-session-events';
 
 builder.queryType({
   description:
-    'Reads: tunnels, endpoints, agents, reserved domains and addresses, HTTPS edge route backend modules.',
+    'Reads: tunnels, endpoints, agents, reserved domains and addresses, HTTPS edges and their backends,\ncredentials, TLS certificates.',
 });
 builder.mutationType({
   description: 'Writes: cloud endpoints, commands to agents, and the backend module of an HTTPS edge route.',

@@ -40,8 +40,13 @@ export type UpstreamCalls =
       readonly most?: number;
       readonly fetching: FetchingByKind;
     }
-  /** A reference (Ref, or a list of them) whose `node` may name these kinds: Ref.node joins them. */
-  | { readonly kind: 'refers'; readonly to: readonly IdKind[] }
+  /**
+   * A reference (Ref, or a list of at most `most` of them, 1 when absent) whose `node` may name these
+   * kinds: Ref.node joins them.
+   */
+  | { readonly kind: 'refers'; readonly to: readonly IdKind[]; readonly most?: number }
+  /** A list of objects that came with its parent (no call of its own), of at most `most` items. */
+  | { readonly kind: 'embedded'; readonly most: number }
   /** Ref.node: the object the reference names, fetched for the kinds its field `refers` to. */
   | { readonly kind: 'join'; readonly fetching: FetchingByKind }
   /** One object per distinct key of the field's arguments, one GET each (a backend module by route). */

@@ -113,7 +113,7 @@ describe('account-graph references fetched together', () => {
     expect(stack.sandbox.calls()).toBe(2);
   });
 
-  it('the same id asked many ways is fetched once; refs of kinds not served are null with no call', async () => {
+  it('the same id asked many ways is fetched once; its credential joins in one more call', async () => {
     const e = stack.sandbox.listEndpoints(KEY)[120];
     const ts = String(e?.tunnel_session?.id);
     const { body } = await stack.gql(
@@ -122,13 +122,18 @@ describe('account-graph references fetched together', () => {
       { ts, ids: [ts, ts] },
     );
     expect(body.errors).toBeUndefined();
+    const credential = stack.sandbox.listed(KEY, 'tunnel_sessions').find((s) => s.id === ts)?.credential as {
+      id: string;
+    };
     expect(body.data).toMatchObject({
-      tunnelSession: { id: ts, credential: { node: null } },
+      tunnelSession: { id: ts, credential: { id: credential.id, node: { id: credential.id } } },
       node: { id: ts },
     });
     expect(body.data?.nodes).toEqual([{ id: ts }, { id: ts }]);
-    expect(stack.sandbox.calls('listTunnelSessions')).toBe(1);
-    expect(stack.sandbox.calls()).toBe(1);
+    expect([stack.sandbox.calls('listTunnelSessions'), stack.sandbox.calls('listCredentials')]).toEqual([
+      1, 1,
+    ]);
+    expect(stack.sandbox.calls()).toBe(2);
   });
 
   it("reverse joins: an agent's, a domain's and an address's endpoints, one filtered call each", async () => {

@@ -139,8 +139,8 @@ describe('upstream calls per operation', () => {
     const ids = [
       ...newestIds(stack.sandbox.account(KEY)).slice(20, 24),
       newId('tn'),
-      newId('edghts'),
       newId('edghtsrt'),
+      newId('usr'),
     ];
     const { body } = await stack.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
     expect(body.errors).toBeUndefined();

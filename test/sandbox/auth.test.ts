@@ -91,6 +91,8 @@ describe('accounts', () => {
       tunnelSessions: [],
       reservedDomains: [],
       reservedAddrs: [],
+      credentials: [],
+      tlsCertificates: [],
     });
     expect(() => sandbox.seed('not a key', {})).toThrow(TypeError);
     expect(() => sandbox.account('nobody')).toThrow();

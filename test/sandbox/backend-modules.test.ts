@@ -269,9 +269,11 @@ describe('unknown paths and methods', () => {
     for (const target of [
       '/',
       '/tunnels/',
-      '/edges/https',
-      `/edges/https/${edgeA}`,
+      '/edges/http',
+      `/edges/https/${edgeA}/routes`,
       `/edges/https/${edgeA}/routes/${withModule}`,
+      '/backends',
+      `/backends/tunnels/${newId('bkdtg')}`,
       '/endpoint',
       '/endpoints/',
       `/endpoints/${newId('ep')}/x`,

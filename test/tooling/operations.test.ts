@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/graphiql';
 import { demoData, type UpstreamTunnel } from '../../src/sandbox';
 import { sse } from '../live/support';
-import { KEY, type Stack, startStack } from '../support/stack';
+import { dataOf, KEY, type Stack, startStack } from '../support/stack';
 
 const seed = demoData();
 const ids = exampleIdsFrom(seed);
@@ -48,7 +48,7 @@ describe('the example operations', () => {
   });
   afterAll(() => stack.close());
 
-  it('are the twelve named operations, in GraphiQL’s tab order', () => {
+  it('are the thirteen named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
       'TunnelsPage',
       'OneTunnel',
@@ -59,11 +59,30 @@ describe('the example operations', () => {
       'Endpoints',
       'Agents',
       'CreateEndpoint',
+      'EdgeRoutes',
       'TunnelEvents',
       'EndpointEvents',
       'AgentEvents',
     ]);
     expect(ids).toBeDefined();
+  });
+
+  it('EdgeRoutes resolves each route backend of the edge: its GET, then one GET per backend', async () => {
+    stack.sandbox.resetCalls();
+    const { body, upstreamCalls } = await stack.gql(doc('EdgeRoutes'), { id: ids?.edgeId });
+    expect(body.errors).toBeUndefined();
+    const edge = seed.edges?.find((e) => e.id === ids?.edgeId);
+    const routes = (
+      dataOf(body, 'httpsEdge') as {
+        routes: { backend: { backend: { id: string; node: { __typename: string } } } | null }[];
+      }
+    ).routes;
+    const named = routes.flatMap((r) => (r.backend ? [r.backend.backend] : []));
+    expect(named.every((b) => b.node.__typename.endsWith('Backend'))).toBe(true);
+    expect(named.map((b) => b.id)).toEqual(
+      edge?.routes.flatMap((r) => (r.backend ? [r.backend.backendId] : [])),
+    );
+    expect(upstreamCalls?.made).toBe(1 + new Set(named.map((b) => b.id)).size);
   });
 
   it('Agents lists online agents and joins each endpoint to its agent, domain and address', async () => {

@@ -15,7 +15,7 @@ import {
 } from 'graphql';
 import { type GraphQLExtensionDeclaration, loadConfig } from 'graphql-config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_OPERATIONS, LIVE_EXAMPLES } from '../../src/gateway/graphiql';
+import { EXAMPLE_OPERATIONS, GRAPH_EXAMPLES, LIVE_EXAMPLES } from '../../src/gateway/graphiql';
 import { type Stack, startStack } from '../support/stack';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -67,7 +67,7 @@ describe('.graphqlrc.yml', () => {
     expect(documents.map((d) => d.location?.replace(root, ''))).toEqual(
       EXAMPLE_OPERATIONS.map(
         (o) =>
-          `src/gateway/graphiql/${LIVE_EXAMPLES.some((l) => l.name === o.name) ? 'live-' : ''}examples.ts`,
+          `src/gateway/graphiql/${LIVE_EXAMPLES.some((l) => l.name === o.name) ? 'live-' : GRAPH_EXAMPLES.some((g) => g.name === o.name) ? 'graph-' : ''}examples.ts`,
       ),
     );
     const names = documents.map((d) =>

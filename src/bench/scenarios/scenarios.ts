@@ -1,7 +1,7 @@
 // What the benchmark sends: the REST baseline and the GraphQL operations a dashboard makes,
 // each with the check that its answer is right and the fewest upstream calls it can cost.
 import { type AccountSeed, newId } from '../../sandbox';
-import { joinAllScenario } from './account-graph-scenarios';
+import { edgeBackendsScenario, joinAllScenario } from './account-graph-scenarios';
 import { dataOf, field, graphql, lengthOf } from './answers';
 import type { Scenario } from './scenario';
 
@@ -206,6 +206,7 @@ export function scenarios(account: AccountSeed): Scenario[] {
       },
     },
     joinAllScenario(),
+    edgeBackendsScenario(account),
     {
       name: 'replace',
       summary: 'replaceHttpsEdgeRouteBackend in a loop (the same backend each time)',

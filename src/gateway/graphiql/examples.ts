@@ -2,6 +2,7 @@
 // documents GraphQL Code Generator and .graphqlrc.yml read (the /* GraphQL */ templates below).
 // They live in the source so a build carries them; nothing here reads files or knows the stand-in.
 import type { ExampleIds } from './example-ids';
+import { GRAPH_EXAMPLES } from './graph-examples';
 import { LIVE_EXAMPLES } from './live-examples';
 
 export interface ExampleOperation {
@@ -252,6 +253,7 @@ mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: St
 }
 `,
   },
+  ...GRAPH_EXAMPLES,
   ...LIVE_EXAMPLES,
 ];
 

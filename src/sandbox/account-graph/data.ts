@@ -14,7 +14,7 @@ const METADATA = ['{"host":"build-01"}', 'laptop of ada', '{"team":"payments"}']
 const API_BASE = 'https://api.ngrok.com';
 
 /** FNV-1a: a stable number from a string, to seed what is derived from an id. */
-function hash(text: string): number {
+export function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;

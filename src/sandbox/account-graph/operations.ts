@@ -16,8 +16,14 @@ import type { AccountGraphCollection } from './types';
 /** An operation on an account-graph route. */
 type AccountGraphRequest = Omit<OperationRequest, 'match'> & { match: AccountGraphRoute };
 
-/** None of these items has a list-valued field. */
-const NO_LIST_FIELDS: ReadonlySet<string> = new Set();
+/** Each list's list-valued fields (a filter cannot use them). */
+const LIST_FIELDS: Readonly<Record<AccountGraphCollection, ReadonlySet<string>>> = {
+  tunnel_sessions: new Set(),
+  reserved_domains: new Set(),
+  reserved_addrs: new Set(),
+  credentials: new Set(['acl']),
+  tls_certificates: new Set(['key_usages', 'extended_key_usages']),
+};
 /** The only field a command's body may carry (the provider's OpenAPI names it; `{}` is usual). */
 const COMMAND_FIELDS = ['id'];
 
@@ -46,6 +52,23 @@ const FIELD_ORDER: Readonly<Record<AccountGraphCollection, readonly string[]>> =
     'certificate',
   ],
   reserved_addrs: ['created_at', 'description', 'metadata', 'addr', 'region'],
+  credentials: ['created_at', 'description', 'metadata', 'token', 'acl', 'owner_id'],
+  tls_certificates: [
+    'created_at',
+    'description',
+    'metadata',
+    'certificate_pem',
+    'subject_common_name',
+    'subject_alternative_names',
+    'issued_at',
+    'not_before',
+    'not_after',
+    'key_usages',
+    'extended_key_usages',
+    'private_key_type',
+    'issuer_common_name',
+    'serial_number',
+  ],
 };
 
 /** One item as the API writes it: id, uri, then its fields in the API's order, Ref uris derived from ids. */
@@ -77,7 +100,7 @@ function list(request: AccountGraphRequest, collection: AccountGraphCollection):
     extra: ['filter'],
   });
   checkNoBody(request.method, request.body);
-  const predicate = filterParam(query, NO_LIST_FIELDS);
+  const predicate = filterParam(query, LIST_FIELDS[collection]);
   const items = allItems(request.account, collection, base).filter((item) => predicate?.(item) ?? true);
   const page = pageOf(items as ({ id: string } & Record<string, unknown>)[], limit, beforeId);
   return {

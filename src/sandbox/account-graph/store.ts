@@ -7,8 +7,10 @@ import { NewestFirst } from '../state/newest-first';
 import type {
   AccountGraphCollection,
   AgentUpdateState,
+  UpstreamCredential,
   UpstreamReservedAddr,
   UpstreamReservedDomain,
+  UpstreamTlsCertificate,
   UpstreamTunnelSession,
 } from './types';
 
@@ -35,12 +37,16 @@ interface AccountGraphSeed {
   tunnelSessions: UpstreamTunnelSession[];
   reservedDomains: UpstreamReservedDomain[];
   reservedAddrs: UpstreamReservedAddr[];
+  credentials: UpstreamCredential[];
+  tlsCertificates: UpstreamTlsCertificate[];
 }
 
 export class AccountGraph {
   readonly sessions: NewestFirst<UpstreamTunnelSession>;
   private readonly domains: NewestFirst<UpstreamReservedDomain>;
   private readonly addrs: NewestFirst<UpstreamReservedAddr>;
+  readonly credentials: NewestFirst<UpstreamCredential>;
+  private readonly certificates: NewestFirst<UpstreamTlsCertificate>;
   private readonly domainByHost = new Map<string, string>();
   private readonly addrByHostport = new Map<string, string>();
   /** Updates given since the session started: what a later update meets. */
@@ -51,19 +57,30 @@ export class AccountGraph {
     this.sessions = new NewestFirst(seed.tunnelSessions, 'tunnel session');
     this.domains = new NewestFirst(seed.reservedDomains, 'reserved domain');
     this.addrs = new NewestFirst(seed.reservedAddrs, 'reserved address');
+    this.credentials = new NewestFirst(seed.credentials, 'credential');
+    this.certificates = new NewestFirst(seed.tlsCertificates, 'TLS certificate');
     for (const d of this.domains.items) this.domainByHost.set(d.domain, d.id);
     for (const a of this.addrs.items) this.addrByHostport.set(a.addr, a.id);
   }
 
   /** The items of a list, newest first (the caller reads them, never changes them). */
   items(collection: AccountGraphCollection): readonly { readonly id: string }[] {
-    if (collection === 'tunnel_sessions') return this.sessions.items;
-    return collection === 'reserved_domains' ? this.domains.items : this.addrs.items;
+    return this.list(collection).items;
   }
 
   item(collection: AccountGraphCollection, id: string): { readonly id: string } | undefined {
-    if (collection === 'tunnel_sessions') return this.sessions.get(id);
-    return collection === 'reserved_domains' ? this.domains.get(id) : this.addrs.get(id);
+    return this.list(collection).get(id);
+  }
+
+  private list(collection: AccountGraphCollection): NewestFirst<{ readonly id: string }> {
+    const lists = {
+      tunnel_sessions: this.sessions,
+      reserved_domains: this.domains,
+      reserved_addrs: this.addrs,
+      credentials: this.credentials,
+      tls_certificates: this.certificates,
+    } as const;
+    return lists[collection];
   }
 
   /**
@@ -105,6 +122,8 @@ export class AccountGraph {
       tunnelSessions: [...this.sessions.items],
       reservedDomains: [...this.domains.items],
       reservedAddrs: [...this.addrs.items],
+      credentials: [...this.credentials.items],
+      tlsCertificates: [...this.certificates.items],
     };
   }
 }

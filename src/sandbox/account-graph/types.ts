@@ -7,8 +7,13 @@ interface SeedRef {
   uri: string;
 }
 
-/** The three lists of the account graph, by their path (and JSON key). */
-export type AccountGraphCollection = 'tunnel_sessions' | 'reserved_domains' | 'reserved_addrs';
+/** The lists of the account graph, by their path (and JSON key). */
+export type AccountGraphCollection =
+  | 'tunnel_sessions'
+  | 'reserved_domains'
+  | 'reserved_addrs'
+  | 'credentials'
+  | 'tls_certificates';
 
 /** A tunnel session (an online agent) as GET /tunnel_sessions sends it, less its derived `uri`. */
 export interface UpstreamTunnelSession {
@@ -62,4 +67,37 @@ export interface UpstreamReservedAddr {
   /** host:port; an endpoint on this host and port refers to the reservation as its `tcp_addr`. */
   addr: string;
   region?: string;
+}
+
+/** A tunnel credential as GET /credentials sends it, less its derived `uri` (its token is never sent). */
+export interface UpstreamCredential {
+  /** `cr_` + 27 base62 characters. */
+  id: string;
+  created_at: string;
+  description?: string;
+  metadata?: string;
+  /** Bind rules, e.g. bind:*.example.com; empty when unrestricted. */
+  acl: string[];
+  owner_id?: string;
+}
+
+/** A TLS certificate as GET /tls_certificates sends it, less its derived `uri`. */
+export interface UpstreamTlsCertificate {
+  /** `cert_` + 27 base62 characters. */
+  id: string;
+  created_at: string;
+  description?: string;
+  metadata?: string;
+  /** PEM text; the gateway never reads it. */
+  certificate_pem: string;
+  subject_common_name: string;
+  subject_alternative_names: { dns_names: string[]; ips: string[] };
+  issued_at?: string;
+  not_before: string;
+  not_after: string;
+  key_usages?: string[];
+  extended_key_usages?: string[];
+  private_key_type?: string;
+  issuer_common_name?: string;
+  serial_number?: string;
 }

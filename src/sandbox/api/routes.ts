@@ -21,6 +21,8 @@ export const ACCOUNT_GRAPH_LISTS = {
   tunnel_sessions: { list: 'listTunnelSessions', get: 'getTunnelSession', prefix: 'ts' },
   reserved_domains: { list: 'listReservedDomains', get: 'getReservedDomain', prefix: 'rd' },
   reserved_addrs: { list: 'listReservedAddrs', get: 'getReservedAddr', prefix: 'ra' },
+  credentials: { list: 'listCredentials', get: 'getCredential', prefix: 'cr' },
+  tls_certificates: { list: 'listTlsCertificates', get: 'getTlsCertificate', prefix: 'cert' },
 } as const;
 type GraphList = (typeof ACCOUNT_GRAPH_LISTS)[AccountGraphCollection];
 
@@ -37,7 +39,46 @@ export type BackendModuleRoute = {
   routeId: string;
 };
 
-export type RouteMatch = TunnelRoute | AccountGraphRoute | BackendModuleRoute | EndpointRoute;
+/** The five backend kinds by their path segment under /backends: their routes and id prefix. */
+export const BACKEND_LISTS = {
+  tunnel_group: { list: 'listTunnelGroupBackends', get: 'getTunnelGroupBackend', prefix: 'bkdtg' },
+  failover: { list: 'listFailoverBackends', get: 'getFailoverBackend', prefix: 'bkdfo' },
+  weighted: { list: 'listWeightedBackends', get: 'getWeightedBackend', prefix: 'bkdwd' },
+  http_response: { list: 'listHttpResponseBackends', get: 'getHttpResponseBackend', prefix: 'bkdhr' },
+  static: { list: 'listStaticBackends', get: 'getStaticBackend', prefix: 'bkdsc' },
+} as const;
+export type BackendSegment = keyof typeof BACKEND_LISTS;
+type BackendList = (typeof BACKEND_LISTS)[BackendSegment];
+
+/** GET /edges/https[/{id}] and GET /backends/<kind>[/{id}]: read-only here, as since Edges shut down. */
+export type EdgeRoute =
+  | { name: 'listHttpsEdges' }
+  | { name: 'getHttpsEdge'; id: string }
+  | { name: BackendList['list']; kind: BackendSegment }
+  | { name: BackendList['get']; kind: BackendSegment; id: string };
+
+export type RouteMatch = TunnelRoute | AccountGraphRoute | BackendModuleRoute | EndpointRoute | EdgeRoute;
+
+export function isEdgeRoute(match: RouteMatch): match is EdgeRoute {
+  return match.name === 'listHttpsEdges' || match.name === 'getHttpsEdge' || 'kind' in match;
+}
+
+const isBackendSegment = (name: string | undefined): name is BackendSegment =>
+  name !== undefined && Object.hasOwn(BACKEND_LISTS, name);
+
+function matchEdges(method: string, segments: readonly string[]): EdgeRoute | undefined {
+  const [first, second, third] = segments;
+  if (method !== 'GET' || segments.length > 3) return undefined;
+  if (first === 'edges' && second === 'https') {
+    if (segments.length === 2) return { name: 'listHttpsEdges' };
+    if (third !== undefined) return { name: 'getHttpsEdge', id: third };
+  }
+  if (first === 'backends' && isBackendSegment(second)) {
+    if (segments.length === 2) return { name: BACKEND_LISTS[second].list, kind: second };
+    if (third !== undefined) return { name: BACKEND_LISTS[second].get, kind: second, id: third };
+  }
+  return undefined;
+}
 
 const BACKEND_ROUTE_BY_METHOD: Readonly<Record<string, RouteName>> = {
   PUT: 'replaceBackend',
@@ -107,7 +148,7 @@ export function matchRoute(method: string, pathname: string): RouteMatch | undef
   const segments = decodeSegments(pathname);
   if (segments === undefined) return undefined;
   const [first, second, third, fourth, fifth, sixth] = segments;
-  const graph = matchAccountGraph(method, segments);
+  const graph = matchAccountGraph(method, segments) ?? matchEdges(method, segments);
   if (graph !== undefined) return graph;
   if (first === 'tunnels' && method === 'GET') {
     if (segments.length === 1) return { name: 'listTunnels' };

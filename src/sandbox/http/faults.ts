@@ -49,6 +49,22 @@ const REQUIRED_FIELD: Readonly<Record<RouteName, string>> = {
   getReservedDomain: 'id',
   listReservedAddrs: 'reserved_addrs',
   getReservedAddr: 'id',
+  listCredentials: 'credentials',
+  getCredential: 'id',
+  listTlsCertificates: 'tls_certificates',
+  getTlsCertificate: 'id',
+  listHttpsEdges: 'https_edges',
+  getHttpsEdge: 'id',
+  listTunnelGroupBackends: 'backends',
+  getTunnelGroupBackend: 'id',
+  listFailoverBackends: 'backends',
+  getFailoverBackend: 'id',
+  listWeightedBackends: 'backends',
+  getWeightedBackend: 'id',
+  listHttpResponseBackends: 'backends',
+  getHttpResponseBackend: 'id',
+  listStaticBackends: 'backends',
+  getStaticBackend: 'id',
 };
 
 export function isEarly(fault: Fault): fault is EarlyFault {

@@ -2,8 +2,9 @@
 // validates the input, acts on the account and returns the success outcome or throws an ApiError.
 import { runAccountGraphOperation } from '../account-graph/operations';
 import type { OperationRequest, Outcome } from '../api/operation-request';
-import { isAccountGraphRoute, isEndpointRoute, isTunnelRoute } from '../api/routes';
+import { isAccountGraphRoute, isEdgeRoute, isEndpointRoute, isTunnelRoute } from '../api/routes';
 import { runBackendModuleOperation } from '../backend-modules/operations';
+import { runEdgeOperation } from '../edges/operations';
 import { runEndpointOperation } from '../endpoints/operations';
 import { runTunnelOperation } from '../tunnels/operations';
 
@@ -12,5 +13,6 @@ export function runOperation(request: OperationRequest): Outcome {
   if (isEndpointRoute(match)) return runEndpointOperation({ ...request, match });
   if (isAccountGraphRoute(match)) return runAccountGraphOperation({ ...request, match });
   if (isTunnelRoute(match)) return runTunnelOperation({ ...request, match });
+  if (isEdgeRoute(match)) return runEdgeOperation({ ...request, match });
   return runBackendModuleOperation({ ...request, match });
 }

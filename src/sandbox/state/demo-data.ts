@@ -1,6 +1,8 @@
 // One account's demo data, put together from each room's seeded generators in a fixed order (the
 // same seed gives the same data, ids included, so the ids printed in the README stay valid).
 import { agentSessionsOf, reservationsFor } from '../account-graph/data';
+import { certificatesFor, credentialsFor } from '../account-graph/issued';
+import { demoBackendDetails, demoEdgeDetails, withGroupLabels } from '../edges/data';
 import { demoCloudEndpoints } from '../endpoints/data';
 import { DEFAULT_START, generateTunnels, makeBackends, makeId } from '../tunnels/data';
 import type { AccountSeed, EdgeSeed, UpstreamTunnel } from '../types';
@@ -41,17 +43,17 @@ export function demoData(options: { seed?: number; tunnels?: number } = {}): Acc
     edge(30, [route(29, { backendId: first(httpResponse), enabled: true })]),
   ];
 
-  const tunnels = generateTunnels(rng, options.tunnels ?? 30, {
-    kind: 'mix',
-    start,
-    tunnelGroups: tunnelGroup,
-  });
+  const tunnels = withGroupLabels(
+    generateTunnels(rng, options.tunnels ?? 30, { kind: 'mix', start, tunnelGroups: tunnelGroup }),
+    tunnelGroup,
+  );
   // Drawn last, so the ids of everything above stay what they were before endpoints existed.
   const endpoints = demoCloudEndpoints(rng, start);
   return {
     tunnels,
-    edges,
+    edges: demoEdgeDetails(edges, first(statics), options.seed ?? 1),
     backends: [...tunnelGroup, ...failover, ...weighted, ...httpResponse, ...statics],
+    backendDetails: demoBackendDetails({ tunnelGroup, failover, weighted, httpResponse, statics }),
     endpoints,
     ...demoAccountGraph(
       tunnels,
@@ -71,7 +73,10 @@ function demoAccountGraph(
   cloudUrls: readonly string[],
   seed: number,
   start: Date,
-): Pick<AccountSeed, 'tunnelSessions' | 'reservedDomains' | 'reservedAddrs'> {
+): Pick<
+  AccountSeed,
+  'tunnelSessions' | 'reservedDomains' | 'reservedAddrs' | 'credentials' | 'tlsCertificates'
+> {
   const sessions = agentSessionsOf(tunnels);
   const [newest, next] = sessions;
   if (newest) newest.os = 'windows';
@@ -79,5 +84,13 @@ function demoAccountGraph(
   const agentUrls = tunnels.flatMap((t, i) =>
     t.public_url !== undefined && i % 2 === 0 ? [t.public_url] : [],
   );
-  return { tunnelSessions: sessions, ...reservationsFor([...cloudUrls, ...agentUrls], seed + 0xacc7, start) };
+  const reservations = reservationsFor([...cloudUrls, ...agentUrls], seed + 0xacc7, start);
+  // The newest certificate expires in under 30 days from today (the rest later).
+  const tlsCertificates = certificatesFor(reservations.reservedDomains, new Date());
+  return {
+    tunnelSessions: sessions,
+    ...reservations,
+    credentials: credentialsFor(sessions),
+    tlsCertificates,
+  };
 }

@@ -1,8 +1,10 @@
 // One account as the stand-in holds it: tunnels and cloud endpoints newest first, edges' routes
 // and their backend modules, backends, and the account graph; the endpoint list derived from them.
 import { agentSessionOf, agentSessionsOf } from '../account-graph/data';
+import { certificatesFor, credentialOf, credentialsFor } from '../account-graph/issued';
 import { AccountGraph } from '../account-graph/store';
-import type { AccountSeed, CloudEndpoint, RouteSeed, UpstreamTunnel } from '../types';
+import { EdgeDetails } from '../edges/store';
+import type { AccountSeed, CloudEndpoint, EdgeSeed, RouteSeed, UpstreamTunnel } from '../types';
 import { idTime } from './ids';
 import { NewestFirst } from './newest-first';
 import { type Page, pageOf } from './paging';
@@ -45,6 +47,8 @@ export class AccountStore {
   private lastTick = 0;
   /** Agents (tunnel sessions) and reservations. */
   readonly graph: AccountGraph;
+  /** The edges' and routes' own fields, and the backends'. */
+  readonly edgeDetails: EdgeDetails;
 
   constructor(
     seed: AccountSeed,
@@ -63,28 +67,39 @@ export class AccountStore {
       for (const route of edge.routes) routes.set(route.id, route.backend);
       this.edges.set(edge.id, routes);
     }
-    this.backends = new Set(copy.backends ?? []);
+    this.backends = new Set([...(copy.backends ?? []), ...(copy.backendDetails ?? []).map((b) => b.id)]);
+    this.edgeDetails = new EdgeDetails(copy.edges ?? [], copy.backendDetails ?? [], copy.edgesRetired);
+    const sessions = copy.tunnelSessions ?? agentSessionsOf(copy.tunnels ?? []);
     this.graph = new AccountGraph({
-      tunnelSessions: copy.tunnelSessions ?? agentSessionsOf(copy.tunnels ?? []),
+      tunnelSessions: sessions,
       reservedDomains: copy.reservedDomains ?? [],
       reservedAddrs: copy.reservedAddrs ?? [],
+      credentials: copy.credentials ?? credentialsFor(sessions),
+      tlsCertificates: copy.tlsCertificates ?? certificatesFor(copy.reservedDomains ?? []),
     });
   }
 
   snapshot(): AccountSeed {
-    const edges = [...this.edges].map(([id, routes]) => ({
-      id,
-      routes: [...routes].map(
-        ([routeId, backend]): RouteSeed => ({
-          id: routeId,
-          ...(backend === undefined ? {} : { backend: { ...backend } }),
+    const edges = [...this.edges].map(([id, routes]): EdgeSeed => {
+      const seeded = this.edgeDetails.edge(id);
+      return {
+        ...seeded,
+        id,
+        routes: [...routes].map(([routeId, backend]): RouteSeed => {
+          const { backend: _seeded, ...fields } = seeded?.routes.find((r) => r.id === routeId) ?? {
+            id: routeId,
+          };
+          return { ...fields, id: routeId, ...(backend === undefined ? {} : { backend: { ...backend } }) };
         }),
-      ),
-    }));
+      };
+    });
+    const details = this.edgeDetails.backends;
     return structuredClone({
       tunnels: [...this.tunnels.items],
       edges,
       backends: [...this.backends],
+      ...(details.length > 0 ? { backendDetails: details } : {}),
+      ...(this.edgeDetails.retired ? { edgesRetired: true } : {}),
       endpoints: [...this.clouds.items],
       ...this.graph.snapshot(),
     });
@@ -106,7 +121,12 @@ export class AccountStore {
     if (this.tunnels.get(tunnel.id)) throw new Error(`tunnel ${tunnel.id} is already online`);
     this.tunnels.put(structuredClone(tunnel));
     const session = tunnel.tunnel_session.id;
-    if (!this.graph.sessions.get(session)) this.graph.sessions.put(agentSessionOf(session, tunnel.region));
+    if (this.graph.sessions.get(session)) return;
+    const agent = agentSessionOf(session, tunnel.region);
+    this.graph.sessions.put(agent);
+    const credential = agent.credential?.id;
+    if (credential && !this.graph.credentials.get(credential))
+      this.graph.credentials.put(credentialOf(credential));
   }
 
   /** The online tunnels of one agent, newest first. */
@@ -140,6 +160,26 @@ export class AccountStore {
     const routes = this.edges.get(edgeId);
     if (!routes?.has(routeId)) throw new Error(`no route ${edgeId}/${routeId}`);
     routes.set(routeId, module);
+  }
+
+  /** The backend module of every route of the edge, by route id (undefined: none); undefined for no such edge. */
+  modulesOf(edgeId: string): ReadonlyMap<string, BackendModule | undefined> | undefined {
+    return this.edges.get(edgeId);
+  }
+
+  /** Every edge's id. */
+  edgeIds(): string[] {
+    return [...this.edges.keys()];
+  }
+
+  /** The online tunnels whose `backends` name this backend, newest first. */
+  tunnelsBehind(backendId: string): UpstreamTunnel[] {
+    return this.tunnels.items.filter((t) => t.backends?.some((b) => b.id === backendId) === true);
+  }
+
+  /** Every backend id of the account. */
+  backendIds(): string[] {
+    return [...this.backends];
   }
 
   hasBackend(id: string): boolean {

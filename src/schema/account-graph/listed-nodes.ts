@@ -34,11 +34,16 @@ interface ListedQueriesSpec {
   readonly edge: string;
 }
 
+/** The list and by-id fields of a node kind; returns its connection type (for reverse joins to it). */
 export function listedQueries<T extends { readonly id: string }>(
   node: ReturnType<typeof listedNodeRef<T>>,
   spec: ListedQueriesSpec,
-): void {
+) {
   const { resource } = spec;
+  const connection = builder.connectionObject(
+    { type: node, name: `${resource.typeName}Connection`, description: spec.connection },
+    { name: `${resource.typeName}Edge`, description: spec.edge },
+  );
   builder.queryField(spec.list, (t) =>
     t.connection(
       {
@@ -51,11 +56,11 @@ export function listedQueries<T extends { readonly id: string }>(
             ctx.lookups.ofKind(resource.kind).page(first, beforeId),
           ) as never,
       },
-      { name: `${resource.typeName}Connection`, description: spec.connection },
-      { name: `${resource.typeName}Edge`, description: spec.edge },
+      connection,
     ),
   );
   byIdField(resource.kind, node, resource, spec.oneDescription);
+  return connection;
 }
 
 /** `endpoints(first, after)` on a node: the endpoints whose `field` (a Ref's id) is the node's id. */

@@ -5,6 +5,7 @@ import {
   RESERVED_DOMAIN,
   type ReservedAddress,
   type ReservedDomain,
+  TLS_CERTIFICATE,
 } from '../../resources';
 import { isNodeOf } from '../relay/node-ids';
 import { refTo } from '../relay/refs';
@@ -30,7 +31,7 @@ ReservedDomainNode.implement({
       description: 'The DNS target to CNAME a custom domain to; null for ngrok-managed domains.',
     }),
     certificate: t.field({
-      ...refTo([], (domain) => domain.certificate),
+      ...refTo([TLS_CERTIFICATE], (domain) => domain.certificate),
       description: 'The TLS certificate (cert_…) serving it, when one is attached.',
     }),
   }),

@@ -1,6 +1,6 @@
 // Agents: the TunnelSession node (an online agent's connection to ngrok), `tunnelSessions`,
 // `tunnelSession(id)`, and the endpoints an agent serves (TunnelSession.endpoints, filtered upstream).
-import { TUNNEL_SESSION, type TunnelSession } from '../../resources';
+import { CREDENTIAL, TUNNEL_SESSION, type TunnelSession } from '../../resources';
 import { isNodeOf } from '../relay/node-ids';
 import { refTo } from '../relay/refs';
 import { endpointsReferring, listedNodeRef, listedQueries } from './listed-nodes';
@@ -17,7 +17,7 @@ TunnelSessionNode.implement({
       description: 'The version of the ngrok agent (or SDK), e.g. 3.19.1.',
     }),
     credential: t.field({
-      ...refTo([], (session) => session.credential),
+      ...refTo([CREDENTIAL], (session) => session.credential),
       description: 'The credential (cr_…) the agent authenticated with.',
     }),
     ip: t.exposeString('ip', { nullable: true, description: 'Source IP address the agent connected from.' }),
@@ -41,7 +41,7 @@ TunnelSessionNode.implement({
   }),
 });
 
-listedQueries(TunnelSessionNode, {
+export const TunnelSessionConnection = listedQueries(TunnelSessionNode, {
   resource: TUNNEL_SESSION,
   list: 'tunnelSessions',
   listDescription:

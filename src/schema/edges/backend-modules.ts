@@ -3,7 +3,7 @@
 import { badInput, InvalidInputError, type RefusedInputError } from '../../errors';
 import { ID_KINDS, type IdKind, isBackendId, isIdOf, quote } from '../../ids';
 import type { LoadedBackendModule } from '../../lookups';
-import { BACKEND_MODULE } from '../../resources';
+import { BACKEND_MODULE, BACKENDS } from '../../resources';
 import type { BackendModuleInput, RouteKey } from '../../upstream';
 import { builder } from '../builder';
 import { MUTATION_ERRORS, refusalShown } from '../mutation-errors';
@@ -11,7 +11,7 @@ import { refTo } from '../relay/refs';
 import { upstreamCalls } from '../upstream-calls';
 import { writeMutation } from '../write-mutations';
 
-const BackendModuleType = builder.objectRef<LoadedBackendModule>(BACKEND_MODULE.typeName);
+export const BackendModuleType = builder.objectRef<LoadedBackendModule>(BACKEND_MODULE.typeName);
 
 BackendModuleType.implement({
   description: 'The backend attached to a route of an HTTPS edge.',
@@ -20,7 +20,7 @@ BackendModuleType.implement({
     routeId: t.exposeID('routeId', { description: 'The route of that edge (edghtsrt_…).' }),
     enabled: t.exposeBoolean('enabled', { description: 'True when the module is applied to traffic.' }),
     backend: t.field({
-      ...refTo([], (module) => module.backend),
+      ...refTo(BACKENDS, (module) => module.backend),
       description: 'Null when the route has no backend.',
     }),
   }),

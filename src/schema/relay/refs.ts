@@ -55,16 +55,31 @@ export const requiredRefTo = <P>(to: readonly NodeResource[], read: (parent: P) 
   };
 };
 
-/** refTo for a list of Refs (or null). */
+/** refTo for a list of Refs (or null), of at most `most` (for the planner; 1 when absent). */
 export const refsTo = <P>(
   to: readonly NodeResource[],
   read: (parent: P) => readonly Ref[] | null | undefined,
+  most?: number,
 ) => {
   const kinds = kindsOf(to);
   return {
     type: [RefType] as [typeof RefType],
     nullable: true as const,
-    ...upstreamCalls({ kind: 'refers', to: kinds }),
+    ...upstreamCalls({ kind: 'refers', to: kinds, ...(most === undefined ? {} : { most }) }),
     resolve: (parent: P): HeldRef[] | null => read(parent)?.map((ref) => held(ref, kinds)) ?? null,
+  };
+};
+
+/** refsTo for a field that always holds a list (empty when there are none). */
+export const requiredRefsTo = <P>(
+  to: readonly NodeResource[],
+  read: (parent: P) => readonly Ref[],
+  most: number,
+) => {
+  const kinds = kindsOf(to);
+  return {
+    type: [RefType] as [typeof RefType],
+    ...upstreamCalls({ kind: 'refers', to: kinds, most }),
+    resolve: (parent: P): HeldRef[] => read(parent).map((ref) => held(ref, kinds)),
   };
 };

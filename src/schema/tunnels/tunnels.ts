@@ -1,7 +1,9 @@
 // Tunnels: the Tunnel node, `tunnels` (a connection over limit/before_id paging) and `tunnel(id)`.
 import {
+  BACKENDS,
   ENDPOINT,
   type TunnelLabel as Label,
+  MOST_BACKENDS_PER_TUNNEL,
   type TunnelProtocol as Protocol,
   TUNNEL,
   TUNNEL_SESSION,
@@ -25,7 +27,7 @@ const TunnelProtocol = builder.enumType('TunnelProtocol', {
   } satisfies Record<string, { value: Protocol; description: string }>,
 });
 
-const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
+export const TunnelLabel = builder.objectRef<Label>('TunnelLabel').implement({
   description: 'One label of a backend tunnel, which tunnel group backends match against.',
   fields: (t) => ({
     name: t.exposeString('name', { description: 'The label name.' }),
@@ -80,7 +82,7 @@ TunnelNode.implement({
       description: 'Null unless this is a backend (labeled) tunnel. Sorted by name.',
     }),
     backends: t.field({
-      ...refsTo([], (tunnel) => tunnel.backends),
+      ...refsTo(BACKENDS, (tunnel) => tunnel.backends, MOST_BACKENDS_PER_TUNNEL),
       description:
         'Null when the upstream sends none. A single Ref from the upstream becomes a one-item list.',
     }),

@@ -1,6 +1,7 @@
 // The reads every node kind offers (resources/): a page of its list, newest first (limit/before_id,
 // and `filter` where the upstream takes one), and a GET by id. One pair of calls for every kind,
 // from its descriptor's routes and JSON reader.
+import { UpstreamError } from '../../errors';
 import type { Resource } from '../../resources';
 import { TUNNEL } from '../../resources';
 import { page } from '../../resources/json';
@@ -66,24 +67,44 @@ function pageReader<T extends { readonly id: string }>(
 ): (json: unknown) => ListedPage<T> {
   let reader = pageReaders.get(resource);
   if (reader === undefined) {
-    const key = resource.path.at(-1) ?? '';
+    const key = resource.listKey ?? resource.path.at(-1) ?? '';
     reader = (json) => page(json, key, resource.parse);
     pageReaders.set(resource, reader);
   }
   return reader as (json: unknown) => ListedPage<T>;
 }
 
-export const listItems = <T extends { readonly id: string }>(
+/** True when `error` is the upstream saying the account has no items of `resource` at all (noneOn). */
+const saysNone = (resource: Resource, error: unknown): boolean =>
+  error instanceof UpstreamError &&
+  error.errorCode !== undefined &&
+  resource.noneOn?.includes(error.errorCode) === true;
+
+export async function listItems<T extends { readonly id: string }>(
   transport: UpstreamTransport,
   key: UpstreamKey,
   resource: Resource<T>,
   request: ListedPageRequest,
-): Promise<ListedPage<T>> => read(transport, key, listItemsRequest(resource, request), pageReader(resource));
+): Promise<ListedPage<T>> {
+  try {
+    return await read(transport, key, listItemsRequest(resource, request), pageReader(resource));
+  } catch (error) {
+    if (saysNone(resource as Resource, error)) return { items: [], nextPageUri: null };
+    throw error;
+  }
+}
 
 /** One item, or null when the account has none with this id. */
-export const getItem = <T extends { readonly id: string }>(
+export async function getItem<T extends { readonly id: string }>(
   transport: UpstreamTransport,
   key: UpstreamKey,
   resource: Resource<T>,
   id: string,
-): Promise<T | null> => readOrNull(transport, key, getItemRequest(resource, id), resource.parse);
+): Promise<T | null> {
+  try {
+    return await readOrNull(transport, key, getItemRequest(resource, id), resource.parse);
+  } catch (error) {
+    if (saysNone(resource as Resource, error)) return null;
+    throw error;
+  }
+}

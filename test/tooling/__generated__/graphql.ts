@@ -81,17 +81,33 @@ export type ByIdsQueryVariables = Exact<{
 
 
 export type ByIdsQuery = { node:
+    | { __typename: 'Credential', id: string }
     | { __typename: 'Endpoint', id: string }
+    | { __typename: 'FailoverBackend', id: string }
+    | { __typename: 'HttpResponseBackend', id: string }
+    | { __typename: 'HttpsEdge', id: string }
     | { __typename: 'ReservedAddress', id: string }
     | { __typename: 'ReservedDomain', id: string }
+    | { __typename: 'StaticBackend', id: string }
+    | { __typename: 'TlsCertificate', id: string }
     | { __typename: 'Tunnel', region: string, id: string }
+    | { __typename: 'TunnelGroupBackend', id: string }
     | { __typename: 'TunnelSession', id: string }
+    | { __typename: 'WeightedBackend', id: string }
    | null, nodes: Array<
+    | { __typename: 'Credential', id: string }
     | { __typename: 'Endpoint', id: string }
+    | { __typename: 'FailoverBackend', id: string }
+    | { __typename: 'HttpResponseBackend', id: string }
+    | { __typename: 'HttpsEdge', id: string }
     | { __typename: 'ReservedAddress', id: string }
     | { __typename: 'ReservedDomain', id: string }
+    | { __typename: 'StaticBackend', id: string }
+    | { __typename: 'TlsCertificate', id: string }
     | { __typename: 'Tunnel', id: string }
+    | { __typename: 'TunnelGroupBackend', id: string }
     | { __typename: 'TunnelSession', id: string }
+    | { __typename: 'WeightedBackend', id: string }
    | null> };
 
 export type BackendModuleQueryVariables = Exact<{
@@ -167,6 +183,27 @@ export type CreateEndpointMutation = { createCloudEndpoint:
     | { __typename: 'CreateCloudEndpointPayload', endpoint: { id: string, url: string, type: EndpointType | null, trafficPolicy: string | null, createdAt: string } }
     | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
    };
+
+export type EdgeRoutesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EdgeRoutesQuery = { httpsEdge: { id: string, hostports: Array<string>, routes: Array<{ matchType: string, match: string, backend: { enabled: boolean, backend: { id: string, node:
+            | { __typename: 'Credential' }
+            | { __typename: 'Endpoint' }
+            | { __typename: 'FailoverBackend', backends: Array<{ id: string }> }
+            | { __typename: 'HttpResponseBackend', statusCode: number, body: string | null }
+            | { __typename: 'HttpsEdge' }
+            | { __typename: 'ReservedAddress' }
+            | { __typename: 'ReservedDomain' }
+            | { __typename: 'StaticBackend', address: string, tlsEnabled: boolean }
+            | { __typename: 'TlsCertificate' }
+            | { __typename: 'Tunnel' }
+            | { __typename: 'TunnelGroupBackend', labels: Array<{ name: string, value: string }>, tunnels: Array<{ id: string }> }
+            | { __typename: 'TunnelSession' }
+            | { __typename: 'WeightedBackend', backends: Array<{ weight: number, backend: { id: string } }> }
+           | null } | null } | null }> } | null };
 
 export type TunnelEventsSubscriptionVariables = Exact<{
   includeCurrent?: boolean | null | undefined;
@@ -438,6 +475,57 @@ export const CreateEndpointDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:7bd4a4b734144ba255a01448c4abec552408795069159cc2e10e63a2c47897ca"}) as unknown as TypedDocumentString<CreateEndpointMutation, CreateEndpointMutationVariables>;
+export const EdgeRoutesDocument = new TypedDocumentString(`
+    query EdgeRoutes($id: ID!) {
+  httpsEdge(id: $id) {
+    id
+    hostports
+    routes {
+      matchType
+      match
+      backend {
+        enabled
+        backend {
+          id
+          node {
+            __typename
+            ... on TunnelGroupBackend {
+              labels {
+                name
+                value
+              }
+              tunnels {
+                id
+              }
+            }
+            ... on FailoverBackend {
+              backends {
+                id
+              }
+            }
+            ... on WeightedBackend {
+              backends {
+                weight
+                backend {
+                  id
+                }
+              }
+            }
+            ... on HttpResponseBackend {
+              statusCode
+              body
+            }
+            ... on StaticBackend {
+              address
+              tlsEnabled
+            }
+          }
+        }
+      }
+    }
+  }
+}
+    `, {"hash":"sha256:654109079e2004733681eb47cf9c3eb63086e1a2dfba8fb759f9deb0e09e830b"}) as unknown as TypedDocumentString<EdgeRoutesQuery, EdgeRoutesQueryVariables>;
 export const TunnelEventsDocument = new TypedDocumentString(`
     subscription TunnelEvents($includeCurrent: Boolean = false) {
   tunnelEvents(includeCurrent: $includeCurrent) {

@@ -1,7 +1,21 @@
 // The schema's interfaces and unions with their members, for fragment matching in client caches
 // (test/tooling/client-caches.test.ts checks this against schema/schema.graphql).
 export const possibleTypes = {
-  Node: ['Endpoint', 'ReservedAddress', 'ReservedDomain', 'Tunnel', 'TunnelSession'],
+  Node: [
+    'Credential',
+    'Endpoint',
+    'FailoverBackend',
+    'HttpResponseBackend',
+    'HttpsEdge',
+    'ReservedAddress',
+    'ReservedDomain',
+    'StaticBackend',
+    'TlsCertificate',
+    'Tunnel',
+    'TunnelGroupBackend',
+    'TunnelSession',
+    'WeightedBackend',
+  ],
   Error: ['InvalidInputError', 'NotFoundError'],
   ReplaceHttpsEdgeRouteBackendResult: [
     'InvalidInputError',

@@ -135,7 +135,9 @@ class Planner {
       case 'lookup':
         return this.lookup(idsOf(args, declaration.arg, declaration.most), declaration.fetching, sets, at);
       case 'refers':
-        return this.value(field.type, sets, at, 1, declaration.to);
+        return this.value(field.type, sets, at, declaration.most ?? 1, declaration.to);
+      case 'embedded':
+        return this.value(field.type, sets, at, declaration.most);
       case 'join':
         return this.join(refers ?? [], declaration.fetching, sets, at);
       case 'get':
@@ -220,11 +222,16 @@ class Planner {
     at: Position,
   ): Plan {
     let plan = NOTHING;
+    // A reference names one object: the kinds read one GET per id (the backends) share its n GETs.
+    let eachCounted = false;
     for (const kind of refers) {
       const fetched = fetching[kind as keyof FetchingByKind];
       const type = fetched && this.typeNamed(fetched.typename);
       if (!fetched || !type) continue;
-      plan = add(plan, { calls: fetchCalls(fetched.fetching, at.n, at.groups), writes: 0, objects: 0 });
+      const each = fetched.fetching === 'get-each';
+      const calls = each && eachCounted ? 0 : fetchCalls(fetched.fetching, at.n, at.groups);
+      eachCounted ||= each;
+      plan = add(plan, { calls, writes: 0, objects: 0 });
       // A batch's objects arrive together: as many groups as the references came in.
       plan = add(plan, this.object(type, sets, at));
     }
