@@ -48,6 +48,16 @@ describe('live query refusals and bounds', () => {
         '"tunnelSessions.nodes.credential.node" (Ref.node) cannot be live',
       ],
       [
+        'query @live { httpsEdges(first: 2) { nodes { id } } }',
+        {},
+        '"httpsEdges" (Query.httpsEdges) cannot be live',
+      ],
+      [
+        'query @live { credentials(first: 2) { nodes { id } } }',
+        {},
+        '"credentials" (Query.credentials) cannot be live',
+      ],
+      [
         'query($id: ID!) @live { node(id: $id) { id } }',
         { id: 'bkdtg_2Jb5kHhnN5JEcbC9Xz0YcqZkXJw' },
         '"node" (Query.node) cannot be live',
