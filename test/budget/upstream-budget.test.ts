@@ -41,6 +41,33 @@ const REPLACE = `mutation($input: ReplaceHttpsEdgeRouteBackendInput!) {
   replaceHttpsEdgeRouteBackend(input: $input) { __typename }
 }`;
 
+describe("a fresh gateway's first answer, the budget's defaults", () => {
+  it('says 119 of 120 left: its one call, a read; then each call counts whatever its kind', async () => {
+    const stack = await startStack({
+      accounts: { [KEY]: seed() },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: defaultConfig().upstream.rateLimitPerMin.toString() },
+    });
+    try {
+      const first = await stack.gql('{ tunnels(first: 1) { nodes { id } } }');
+      expect(first.body.extensions?.upstreamBudget).toEqual({
+        limit: 120,
+        remaining: 119,
+        shares: {
+          reads: { spent: 1, remaining: 107 },
+          writes: { spent: 0, remaining: 119 },
+          live: { spent: 0, remaining: 30 },
+        },
+      });
+      const write = await stack.gql(REPLACE, { input: { edgeId: edge, routeId: route, backendId: backend } });
+      expect(write.body.extensions?.upstreamBudget).toEqual(budgetAfter(120, { reads: 1, writes: 1 }));
+      const read = await stack.gql(READ, { edgeId: edge, routeId: route });
+      expect(read.body.extensions?.upstreamBudget).toEqual(budgetAfter(120, { reads: 2, writes: 1 }));
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 describe('the upstream budget seen by clients', () => {
   let stack: Stack;
   beforeAll(async () => {
