@@ -3,7 +3,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { createGateway } from './app';
-import { type Config, ConfigError, helpText, isLoopback, listenHost, loadConfig } from './config';
+import {
+  type Config,
+  ConfigError,
+  DEFAULT_CONFIG_FILE,
+  helpText,
+  isLoopback,
+  listenHost,
+  loadConfig,
+  versionText,
+} from './config';
 import { type ExampleIds, exampleIdsFrom } from './gateway/graphiql';
 import { startTracing, tracesUrl } from './gateway/observability';
 import { keyProtection } from './gateway/security';
@@ -145,10 +154,14 @@ async function main(): Promise<void> {
     console.log(helpText());
     return;
   }
+  if (argv.includes('--version')) {
+    console.log(versionText());
+    return;
+  }
   let running: Running;
   try {
-    // Precedence: flags, then the real environment, then .env, then the defaults.
-    running = await start(loadConfig({ ...readEnvFile('.env'), ...process.env }, argv));
+    // Precedence: flags, then the real environment, then .env, then the config file, then the defaults.
+    running = await start(loadConfig({ ...readEnvFile('.env'), ...process.env }, argv, DEFAULT_CONFIG_FILE));
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`Configuration error: ${error.message}`);

@@ -1,5 +1,6 @@
 // The configuration's public surface: the typed table (table.ts), its sections' types, and
-// loadConfig (load.ts), the one place that reads the environment and the command line.
+// loadConfig (load.ts), the one place that reads the environment, the command line and the config
+// file (file.ts), and --help and --version (help.ts).
 import type { Config } from './table';
 
 export { ConfigError, type GatewayToken, type TokenScope } from './parsers';
@@ -14,10 +15,11 @@ export type RedisConfig = Config['redis'];
 export type LiveConfig = Config['live'];
 export type TracingConfig = Config['tracing'];
 
+export { DEFAULT_CONFIG_FILE } from './file';
+export { /** @internal test seam */ HELP_WIDTH, helpText, versionText } from './help';
 export {
   /** @internal test seam */ defaultConfig,
   flagOf,
-  helpText,
   isLoopback,
   listenHost,
   loadConfig,

@@ -1,26 +1,39 @@
-// The one place that reads the environment and the command line. Everything below receives the
-// frozen Config built here (one section per room, see table.ts); a bad value stops start-up with one
-// line naming the variable.
-import { ConfigError } from './parsers';
-import { type Config, defaultTextOf, OPTIONS } from './table';
+// The one place that reads the environment, the command line and the config file (file.ts).
+// Everything below receives the frozen Config built here (one section per room, see table.ts); a bad
+// value stops start-up with one line naming the variable, the flag or the file's key.
+import { existsSync } from 'node:fs';
+import { type FileSetting, readConfigFile } from './file';
+import { ConfigError, text } from './parsers';
+import { type Config, OPTIONS } from './table';
+
+/** Names the config file (file.ts); the one flag that is no setting. */
+export const CONFIG_FLAG = '--config';
 
 export const flagOf = (env: string): string => `--${env.toLowerCase().replaceAll('_', '-')}`;
 
-/** Reads `--flag value` / `--flag=value` pairs; unknown flags are an error. */
-function parseArgv(argv: readonly string[]): Map<string, string> {
+/** The flags given, by variable, and the --config file if one is named. */
+interface Argv {
+  readonly values: Map<string, string>;
+  readonly configFile?: string;
+}
+
+/** Reads `--flag value` / `--flag=value` pairs and `--config FILE`; unknown flags are an error. */
+function parseArgv(argv: readonly string[]): Argv {
   const byFlag = new Map(OPTIONS.map((o) => [flagOf(o.env), o.env]));
   const values = new Map<string, string>();
+  let configFile: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     const eq = arg.indexOf('=');
     const flag = eq === -1 ? arg : arg.slice(0, eq);
     const env = byFlag.get(flag);
-    if (!env) throw new ConfigError(`unknown argument "${flag}" (see --help)`);
+    if (!env && flag !== CONFIG_FLAG) throw new ConfigError(`unknown argument "${flag}" (see --help)`);
     const value = eq === -1 ? argv[++i] : arg.slice(eq + 1);
     if (value === undefined) throw new ConfigError(`${flag}: needs a value`);
-    values.set(env, value);
+    if (env) values.set(env, value);
+    else configFile = text(value, flag);
   }
-  return values;
+  return { values, configFile };
 }
 
 /** Settings that depend on one another, checked once every value is read. */
@@ -48,21 +61,34 @@ function frozen(config: Config): Config {
   return Object.freeze(config);
 }
 
-/** Builds the config from the environment and flags (flags win). Throws ConfigError with one line. */
+/**
+ * Builds the config from the flags, the environment, the config file and the defaults, in that order
+ * of precedence. The file is the one --config names, else `defaultFile` when it exists (main.ts passes
+ * gateway.config.yaml; tests and tools none). Throws ConfigError with one line.
+ */
 export function loadConfig(
   env: Readonly<Record<string, string | undefined>>,
   argv: readonly string[] = [],
+  defaultFile?: string,
 ): Config {
   const flags = parseArgv(argv);
+  const path =
+    flags.configFile ?? (defaultFile !== undefined && existsSync(defaultFile) ? defaultFile : undefined);
+  const file = path === undefined ? new Map<string, FileSetting>() : readConfigFile(path);
   const sections: Record<string, Record<string, unknown>> = {};
   for (const option of OPTIONS) {
-    const raw = flags.get(option.env) ?? env[option.env];
-    const given = raw !== undefined && (raw !== '' || flags.has(option.env));
-    const name = flags.has(option.env) ? flagOf(option.env) : option.env;
+    const flag = flags.values.get(option.env);
+    const fromEnv = env[option.env];
+    const fromFile = file.get(option.env);
     sections[option.section] ??= {};
-    (sections[option.section] as Record<string, unknown>)[option.key] = given
-      ? option.parse(raw, name)
-      : option.default;
+    (sections[option.section] as Record<string, unknown>)[option.key] =
+      flag !== undefined
+        ? option.parse(flag, flagOf(option.env))
+        : fromEnv !== undefined && fromEnv !== ''
+          ? option.parse(fromEnv, option.env)
+          : fromFile !== undefined
+            ? option.parse(fromFile.raw, fromFile.name)
+            : option.default;
   }
   // Every section and key of TABLE was filled above, each by its own option's parser.
   return frozen(settle(sections as Config));
@@ -77,20 +103,3 @@ export const listenHost = (server: Pick<Config['server'], 'host'>): string => se
 /** True when the listening address accepts connections from this machine only. */
 export const isLoopback = (host: string): boolean =>
   host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-
-/** The --help text, built from the same table the parser reads. */
-export function helpText(): string {
-  const flagWidth = Math.max(...OPTIONS.map((o) => `${flagOf(o.env)} <value>`.length));
-  const envWidth = Math.max(...OPTIONS.map((o) => o.env.length));
-  const rows = OPTIONS.map((o) => {
-    const shown = defaultTextOf(o);
-    return `  ${`${flagOf(o.env)} <value>`.padEnd(flagWidth)} ${o.env.padEnd(envWidth)} ${o.help}${shown === 'unset' ? '' : ` (default: ${shown})`}`;
-  });
-  return [
-    'Usage: npm start -- [flags]   (every flag also reads from its environment variable)',
-    'Precedence: flags, then the environment, then a .env file in the working directory, then defaults.',
-    '',
-    ...rows,
-    `${'  --help'.padEnd(flagWidth + 2)} ${''.padEnd(envWidth)} this text`,
-  ].join('\n');
-}

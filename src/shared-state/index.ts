@@ -5,11 +5,13 @@ export {
   /** @internal test seam */ type BudgetDecision,
   type ClaimKind,
   /** @internal test seam */ ceilingsOf,
+  /** @internal test seam */ type Hold,
   nextHold,
   pollShareOf,
   type RateBudget,
   type Reservation,
   retryAfterFromMs,
+  type Standing,
 } from './budget/rate-budget';
 export { /** @internal test seam */ UnlimitedRateBudget } from './budget/unlimited-rate-budget';
 export type { CacheLookup, CacheStore } from './cache/cache-store';

@@ -10,9 +10,16 @@ const END = '<!-- config-table:end -->';
 export function configTable(): string {
   const cell = (s: string) => s.replaceAll('|', '\\|');
   const rows = OPTIONS.map(
-    (o) => `| \`${o.env}\` | \`${flagOf(o.env)}\` | ${cell(defaultTextOf(o))} | ${cell(o.help)} |`,
+    (o) =>
+      `| \`${o.env}\` | \`${flagOf(o.env)}\` | \`${o.section}.${o.key}\` | ${cell(defaultTextOf(o))} | ${cell(o.help)} |`,
   );
-  return [START, '| variable | flag | default | meaning |', '|---|---|---|---|', ...rows, END].join('\n');
+  return [
+    START,
+    '| variable | flag | config file | default | meaning |',
+    '|---|---|---|---|---|',
+    ...rows,
+    END,
+  ].join('\n');
 }
 
 export function withConfigTable(readme: string): string {

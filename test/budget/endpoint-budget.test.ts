@@ -1,8 +1,9 @@
 // Endpoint operations spend the gateway's upstream budget like the others: reads (lists, endpoint(id),
 // joins) claim 'read' and leave the last tenth to writes, which claim 'mutation'. The answer's
-// extensions.upstreamBudget counts down by the operation's exact upstream calls.
+// extensions.upstreamBudget counts down by the operation's exact upstream calls, its shares by kind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTunnels } from '../../src/sandbox';
+import { budgetAfter } from '../support/budget';
 import { sample, scrape } from '../support/prometheus';
 import { dataOf, type GqlResult, KEY, type Stack, startStack } from '../support/stack';
 
@@ -27,25 +28,25 @@ describe('endpoint operations and the upstream budget (UPSTREAM_RATE_LIMIT_PER_M
   afterAll(() => stack.close());
 
   const remaining = (result: GqlResult) => result.body.extensions?.upstreamBudget;
-  const budget = (left: number) => ({ limit: 10, remaining: left });
+  const budget = (reads: number, writes = 0) => budgetAfter(10, { reads, writes });
 
   it('reads count down the read share, writes the whole limit, each by its exact calls', async () => {
     // Reads: 9 of 10 (the last call of the window is a write's).
-    expect(remaining(await stack.gql(LIST))).toEqual(budget(8));
-    expect(remaining(await stack.gql(BY_ID))).toEqual(budget(7));
+    expect(remaining(await stack.gql(LIST))).toEqual(budget(1));
+    expect(remaining(await stack.gql(BY_ID))).toEqual(budget(2));
     // The join: the tunnel page and one endpoint batch, two calls.
     const join = await stack.gql(JOIN);
     expect(join.body.errors).toBeUndefined();
-    expect(remaining(join)).toEqual(budget(5));
+    expect(remaining(join)).toEqual(budget(4));
     // Writes: 5 calls used so far, they may use all 10.
     const created = await stack.gql(CREATE, { url: 'https://budget-1.example.com' });
     const id = dataOf<{ endpoint: { id: string } }>(created.body, 'createCloudEndpoint').endpoint.id;
-    expect(remaining(created)).toEqual(budget(5));
-    expect(remaining(await stack.gql(UPDATE, { id }))).toEqual(budget(4));
-    expect(remaining(await stack.gql(DELETE, { id }))).toEqual(budget(3));
+    expect(remaining(created)).toEqual(budget(4, 1));
+    expect(remaining(await stack.gql(UPDATE, { id }))).toEqual(budget(4, 2));
+    expect(remaining(await stack.gql(DELETE, { id }))).toEqual(budget(4, 3));
     // 7 used: two more reads fill the read share.
-    expect(remaining(await stack.gql(LIST))).toEqual(budget(1));
-    expect(remaining(await stack.gql(BY_ID))).toEqual(budget(0));
+    expect(remaining(await stack.gql(LIST))).toEqual(budget(5, 3));
+    expect(remaining(await stack.gql(BY_ID))).toEqual(budget(6, 3));
     expect(stack.sandbox.calls()).toBe(9);
   });
 
@@ -64,7 +65,7 @@ describe('endpoint operations and the upstream budget (UPSTREAM_RATE_LIMIT_PER_M
     expect(dataOf<{ __typename: string }>(last.body, 'createCloudEndpoint').__typename).toBe(
       'CreateCloudEndpointPayload',
     );
-    expect(remaining(last)).toEqual(budget(0));
+    expect(remaining(last)).toEqual(budget(6, 4));
     const refused = await stack.gql(CREATE, { url: 'https://budget-3.example.com' });
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
     expect(refused.upstreamCalls).toEqual({ predicted: 1, made: 0 });

@@ -7,14 +7,25 @@ import { transportOptions } from '../../src/app';
 import { defaultConfig } from '../../src/config';
 import { TUNNEL } from '../../src/resources';
 import { type AccountSeed, newId, type Sandbox, startSandbox } from '../../src/sandbox';
-import type { ClaimKind, RateBudget } from '../../src/shared-state';
+import type { ClaimKind, RateBudget, Standing } from '../../src/shared-state';
 import { listItemsRequest } from '../../src/upstream/api/items';
 import type { UpstreamEvents } from '../../src/upstream/call/hooks';
 import { upstreamKey } from '../../src/upstream/call/upstream-key';
 import { UpstreamTransport } from '../../src/upstream/transport';
 import { metric, sse, startLiveStack, until } from '../live/support';
+import { budgetAfter } from '../support/budget';
 import { KEY, type Stack, startStack } from '../support/stack';
 import { postStreamed } from '../support/streamed-answers';
+
+/** A scripted budget's standing (what the stage copies to the ledger; these tests read none of it). */
+const STANDING: Standing = {
+  remaining: 5,
+  shares: {
+    reads: { spent: 0, remaining: 5 },
+    writes: { spent: 0, remaining: 5 },
+    live: { spent: 0, remaining: 5 },
+  },
+};
 
 const edge = newId('edghts');
 const route = newId('edghtsrt');
@@ -30,6 +41,33 @@ const REPLACE = `mutation($input: ReplaceHttpsEdgeRouteBackendInput!) {
   replaceHttpsEdgeRouteBackend(input: $input) { __typename }
 }`;
 
+describe("a fresh gateway's first answer, the budget's defaults", () => {
+  it('says 119 of 120 left: its one call, a read; then each call counts whatever its kind', async () => {
+    const stack = await startStack({
+      accounts: { [KEY]: seed() },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: defaultConfig().upstream.rateLimitPerMin.toString() },
+    });
+    try {
+      const first = await stack.gql('{ tunnels(first: 1) { nodes { id } } }');
+      expect(first.body.extensions?.upstreamBudget).toEqual({
+        limit: 120,
+        remaining: 119,
+        shares: {
+          reads: { spent: 1, remaining: 107 },
+          writes: { spent: 0, remaining: 119 },
+          live: { spent: 0, remaining: 30 },
+        },
+      });
+      const write = await stack.gql(REPLACE, { input: { edgeId: edge, routeId: route, backendId: backend } });
+      expect(write.body.extensions?.upstreamBudget).toEqual(budgetAfter(120, { reads: 1, writes: 1 }));
+      const read = await stack.gql(READ, { edgeId: edge, routeId: route });
+      expect(read.body.extensions?.upstreamBudget).toEqual(budgetAfter(120, { reads: 2, writes: 1 }));
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 describe('the upstream budget seen by clients', () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -42,7 +80,8 @@ describe('the upstream budget seen by clients', () => {
     for (let i = 1; i <= 9; i += 1) {
       const { body } = await stack.gql(READ, { edgeId: edge, routeId: route });
       expect(body.data).toEqual({ httpsEdgeRouteBackend: { enabled: true } });
-      expect(body.extensions).toEqual({ upstreamBudget: { limit: 10, remaining: 9 - i } });
+      // Its calls counted down from 10, the read share from 9.
+      expect(body.extensions).toEqual({ upstreamBudget: budgetAfter(10, { reads: i }) });
     }
     const refused = await stack.gql(READ, { edgeId: edge, routeId: route });
     expect(refused.body.data).toBeUndefined();
@@ -64,7 +103,7 @@ describe('the upstream budget seen by clients', () => {
     expect(write.body.data).toEqual({
       replaceHttpsEdgeRouteBackend: { __typename: 'ReplaceHttpsEdgeRouteBackendPayload' },
     });
-    expect(write.body.extensions).toEqual({ upstreamBudget: { limit: 10, remaining: 0 } });
+    expect(write.body.extensions).toEqual({ upstreamBudget: budgetAfter(10, { reads: 9, writes: 1 }) });
     const second = await stack.gql(REPLACE, { input: { edgeId: edge, routeId: route, backendId: backend } });
     expect(second.body.errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
     expect(stack.sandbox.calls('replaceBackend', KEY)).toBe(1);
@@ -94,10 +133,10 @@ describe("a streamed answer's upstreamBudget", () => {
   }`;
 
   it('rides on the last payload, after the deferred call claimed, as upstreamCalls does', async () => {
-    // Two read claims a stream (the list, then the deferred backend): 7 of the read share left, then 5.
-    for (const [transport, remaining] of [
-      ['multipart', 7],
-      ['sse', 5],
+    // Two read claims a stream (the list, then the deferred backend): 2 calls spent, then 4.
+    for (const [transport, reads] of [
+      ['multipart', 2],
+      ['sse', 4],
     ] as const) {
       const answer = await postStreamed(
         stack.url,
@@ -109,7 +148,7 @@ describe("a streamed answer's upstreamBudget", () => {
         {
           incremental: [{ data: { httpsEdgeRouteBackend: { enabled: true } }, path: [] }],
           hasNext: false,
-          extensions: { upstreamBudget: { limit: 10, remaining } },
+          extensions: { upstreamBudget: budgetAfter(10, { reads }) },
         },
       ]);
       expect(answer.upstreamCalls).toEqual({ predicted: 2, made: 2 });
@@ -126,8 +165,8 @@ function scriptedBudget(refusals: number, retryInMs: number): RateBudget & { kin
     async take(_digest, kind) {
       kinds.push(kind);
       return kinds.length <= refusals
-        ? { granted: false, retryInMs }
-        : { granted: true, remaining: 5, at: Date.now() };
+        ? { granted: false, retryInMs, standing: STANDING }
+        : { granted: true, remaining: 5, at: Date.now(), standing: STANDING };
     },
     // The transport's stages never ask it.
     pollWait: async () => 0,

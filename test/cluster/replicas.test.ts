@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AccountSeed, makeTunnels, newId, type Sandbox, startSandbox } from '../../src/sandbox';
 import { MESSAGES } from '../../src/upstream/call/messages';
 import { bundleMain, type GatewayProcess, startProcess } from '../operability/process';
+import { budgetAfter } from '../support/budget';
 import { RedisServer, redisTestsRun } from '../support/redis-server';
 import { type GqlResult, postGraphQL } from '../support/stack';
 
@@ -20,6 +21,7 @@ const KEYS = {
   outage: 'cluster-outage-key-0004',
   load: 'cluster-load-key-0005',
   after: 'cluster-after-key-0006',
+  figure: 'cluster-figure-key-0007',
 } as const;
 
 const edge = newId('edghts');
@@ -123,16 +125,32 @@ describe.runIf(redisTestsRun)('three replicas sharing Redis', () => {
     // Each answer that reached the upstream says how many reads were left when it made its call, the
     // holds of the burst's operations still running counted as used: never more than the share less
     // its own call, and the last one admitted (its call made when all the share was held) says 0.
-    const remaining = results
+    // Its calls left in all count only calls made: at least the writes' tenth, never the whole limit.
+    const budgets = results
       .filter((r) => r.body.errors === undefined)
-      .map((r) => (r.body.extensions?.upstreamBudget as { remaining: number } | undefined)?.remaining);
-    expect(remaining).toHaveLength(READ_SHARE);
-    expect(remaining.every((n) => n !== undefined && n >= 0 && n < READ_SHARE)).toBe(true);
-    expect(remaining).toContain(0);
+      .map((r) => r.body.extensions?.upstreamBudget as ReturnType<typeof budgetAfter>);
+    const reads = budgets.map((b) => b.shares.reads.remaining);
+    expect(reads).toHaveLength(READ_SHARE);
+    expect(reads.every((n) => n >= 0 && n < READ_SHARE)).toBe(true);
+    expect(reads).toContain(0);
+    expect(budgets.every((b) => b.remaining >= LIMIT - READ_SHARE && b.remaining < LIMIT)).toBe(true);
     // The calls kept for writes are there on any replica.
     const write = await gql(1, KEYS.burst, REPLACE, { backendId: backendB });
     expect(write.body.errors).toBeUndefined();
     expect(sandbox.calls(undefined, KEYS.burst)).toBeLessThanOrEqual(LIMIT);
+  });
+
+  it("reports one figure across replicas: each answer counts every replica's calls, by kind", async () => {
+    const [a, b, c, d] = idsOf(KEYS.figure);
+    const budgetOf = (r: GqlResult) => r.body.extensions?.upstreamBudget;
+    expect(budgetOf(await gql(0, KEYS.figure, NODE, { id: a }))).toEqual(budgetAfter(LIMIT, { reads: 1 }));
+    expect(budgetOf(await gql(1, KEYS.figure, NODE, { id: b }))).toEqual(budgetAfter(LIMIT, { reads: 2 }));
+    expect(budgetOf(await gql(2, KEYS.figure, NODE, { id: c }))).toEqual(budgetAfter(LIMIT, { reads: 3 }));
+    const write = await gql(0, KEYS.figure, REPLACE, { backendId: backendB });
+    expect(budgetOf(write)).toEqual(budgetAfter(LIMIT, { reads: 3, writes: 1 }));
+    const last = await gql(1, KEYS.figure, NODE, { id: d });
+    expect(budgetOf(last)).toEqual(budgetAfter(LIMIT, { reads: 4, writes: 1 }));
+    expect(sandbox.calls(undefined, KEYS.figure)).toBe(5);
   });
 
   it('shares the pause after a 429: the other replicas send nothing for the credential', async () => {

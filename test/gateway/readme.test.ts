@@ -1,14 +1,14 @@
 // The README stays true: its first screen says what the provider retired, its example table names
 // GraphiQL's tabs with their variables (each run against the demo data), its configuration table is
-// the one generated from src/config, its logging table names every field of a request line, and the
-// live-events cadence it states is the configured one. Its curls: readme-curls.test.ts.
+// the one generated from src/config (its config-file example read as it says), its logging table
+// names every field of a request line, and the live-events cadence it states is the configured one. Its curls: readme-curls.test.ts.
 import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPTIONS } from '../../src/config';
+import { loadConfig, OPTIONS } from '../../src/config';
 import { EXAMPLE_OPERATIONS, exampleIdsFrom } from '../../src/gateway/graphiql';
 import { demoData } from '../../src/sandbox';
 import { updateConfigTable, withConfigTable } from '../../src/tools/config-table';
@@ -127,6 +127,23 @@ describe('README', () => {
 
   it('the configuration table lists every option (regenerate with npm run docs:config)', () => {
     expect(withConfigTable(readme)).toBe(readme);
+  });
+
+  it('its config file example is read as it says, each value under its section and key', () => {
+    const example = /\*\*Config file\.\*\*[\s\S]*?```yaml\n([\s\S]*?)```/.exec(
+      section('## Configuration'),
+    )?.[1];
+    const dir = mkdtempSync(join(tmpdir(), 'readme-config-file-'));
+    try {
+      const path = join(dir, 'gateway.config.yaml');
+      writeFileSync(path, example ?? '');
+      const config = loadConfig({}, ['--config', path]);
+      expect(config.server.port).toBe(5000);
+      expect(config.upstream).toMatchObject({ timeoutMs: 5000, retries: 1 });
+      expect(config.access.corsOrigins).toEqual(['https://app.example.com']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('npm run docs:config rewrites only a stale table, and says which it did', async () => {

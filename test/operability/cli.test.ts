@@ -1,14 +1,15 @@
-// The command line as an operator meets it: --help lists every option, unknown flags are refused
-// with one line, a .env file is read, and flags beat the environment, which beats .env.
+// The command line as an operator meets it: --help lists every option by section within 100
+// columns, --version, unknown flags are refused with one line, a .env file and a YAML config file are
+// read, and flags beat the environment, which beats .env, which beats the config file.
 // The entry point is bundled once as `npm run build` does it (test/operability/process.ts), and each
 // case runs it with node.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flagOf, OPTIONS } from '../../src/config';
+import { flagOf, HELP_WIDTH, OPTIONS } from '../../src/config';
 import { bundleMain } from './process';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -23,13 +24,18 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A working directory holding a .env file. */
-function withDotEnv(content: string): string {
+/** A working directory holding the given files (.env, gateway.config.yaml, ...). */
+function withFiles(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-cli-'));
   dirs.push(dir);
-  writeFileSync(join(dir, '.env'), content);
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return dir;
 }
+
+const withDotEnv = (content: string): string => withFiles({ '.env': content });
+
+/** What a run stopped by one configuration error shows. */
+const refused = (line: string) => ({ code: 1, stdout: '', stderr: `Configuration error: ${line}\n` });
 
 interface Run {
   child: ChildProcess;
@@ -64,14 +70,40 @@ async function finished(args: string[], options: { cwd?: string; env?: Record<st
 }
 
 describe('the command line', () => {
-  it('--help lists every option with its flag and variable, and exits 0', async () => {
+  it('--help lists every option under its section with flag, variable and file key, within 100 columns', async () => {
     const { code, stdout } = await finished(['--help']);
     expect(code).toBe(0);
-    for (const option of OPTIONS) {
-      expect(stdout).toMatch(new RegExp(`^  ${flagOf(option.env)} <value> +${option.env} `, 'm'));
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.filter((l) => l.length > HELP_WIDTH)).toEqual([]);
+    const headings = lines.filter((l) => /^[a-z]+: /.test(l)).map((l) => l.split(':')[0]);
+    expect(headings).toEqual([...new Set(OPTIONS.map((o) => o.section))]);
+    // Each option sits under its own section's heading, its file key first on the line after.
+    let section = '';
+    const seen: string[] = [];
+    for (const [i, line] of lines.entries()) {
+      section = /^([a-z]+): /.exec(line)?.[1] ?? section;
+      const option = OPTIONS.find((o) => line === `  ${flagOf(o.env)} <value>   ${o.env}`);
+      if (!option) continue;
+      expect(section, option.env).toBe(option.section);
+      expect(lines[i + 1], option.env).toMatch(new RegExp(`^ {6}${option.key}: `));
+      seen.push(option.env);
     }
+    expect(seen).toEqual(OPTIONS.map((o) => o.env));
+    expect(stdout).toMatch(/^ {2}--config <file> +read settings from this YAML file$/m);
     expect(stdout).toMatch(/^ {2}--help +this text$/m);
-    expect(stdout).toContain('Precedence: flags, then the environment, then a .env file');
+    expect(stdout).toMatch(/^ {2}--version +the gateway's version$/m);
+    expect(stdout.replace(/\s+/g, ' ')).toContain(
+      'Precedence: flags, then the environment, then a .env file in the working directory, then the config file',
+    );
+  });
+
+  it('--version prints the name and version of package.json', async () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as Record<string, string>;
+    expect(await finished(['--version'])).toEqual({
+      code: 0,
+      stdout: `${pkg.name} ${pkg.version}\n`,
+      stderr: '',
+    });
   });
 
   it('refuses an unknown flag with one line and exit code 1', async () => {
@@ -79,6 +111,7 @@ describe('the command line', () => {
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe('Configuration error: unknown argument "--prot" (see --help)\n');
+    expect(await finished(['--config'])).toEqual(refused('--config: needs a value'));
   });
 
   it('reads .env; the real environment wins over it, and flags over both', async () => {
@@ -88,14 +121,62 @@ describe('the command line', () => {
       finished([], { cwd, env: { UPSTREAM_TIMEOUT_MS: 'from-env' } }),
       finished(['--upstream-timeout-ms=from-flag'], { cwd, env: { UPSTREAM_TIMEOUT_MS: 'from-env' } }),
     ]);
-    const expected = (name: string, value: string) => ({
-      code: 1,
-      stdout: '',
-      stderr: `Configuration error: ${name}: expected a whole number from 1 to 600000, got "${value}"\n`,
-    });
+    const expected = (name: string, value: string) =>
+      refused(`${name}: expected a whole number from 1 to 600000, got "${value}"`);
     expect(dotenv).toEqual(expected('UPSTREAM_TIMEOUT_MS', 'from-dotenv'));
     expect(env).toEqual(expected('UPSTREAM_TIMEOUT_MS', 'from-env'));
     expect(flag).toEqual(expected('--upstream-timeout-ms', 'from-flag'));
+  });
+
+  it('reads gateway.config.yaml when present; .env, the environment and flags each win over it', {
+    timeout: 60_000,
+  }, async () => {
+    const file = 'upstream:\n  timeoutMs: from-file\n';
+    const cwd = withFiles({ 'gateway.config.yaml': file });
+    const below = withFiles({ 'gateway.config.yaml': file, '.env': 'UPSTREAM_TIMEOUT_MS=from-dotenv\n' });
+    const [fromFile, dotenv, env, flag] = await Promise.all([
+      finished([], { cwd }),
+      finished([], { cwd: below }),
+      finished([], { cwd, env: { UPSTREAM_TIMEOUT_MS: 'from-env' } }),
+      finished(['--upstream-timeout-ms', 'from-flag'], { cwd, env: { UPSTREAM_TIMEOUT_MS: 'from-env' } }),
+    ]);
+    const expected = (name: string, value: string) =>
+      refused(`${name}: expected a whole number from 1 to 600000, got "${value}"`);
+    expect(fromFile).toEqual(expected('gateway.config.yaml: upstream.timeoutMs', 'from-file'));
+    expect(dotenv).toEqual(expected('UPSTREAM_TIMEOUT_MS', 'from-dotenv'));
+    expect(env).toEqual(expected('UPSTREAM_TIMEOUT_MS', 'from-env'));
+    expect(flag).toEqual(expected('--upstream-timeout-ms', 'from-flag'));
+  });
+
+  it('--config FILE is read instead of gateway.config.yaml; its values win over the defaults', {
+    timeout: 60_000,
+  }, async () => {
+    const cwd = withFiles({
+      'gateway.config.yaml': 'server:\n  port: eighty\n',
+      'other.yaml': '# one setting, applied\npersisted:\n  only: true\n',
+    });
+    expect(await finished(['--config', 'other.yaml'], { cwd })).toEqual(
+      refused('PERSISTED_OPERATIONS_ONLY: needs PERSISTED_OPERATIONS_FILE (the allowed operations)'),
+    );
+    expect(await finished([], { cwd })).toEqual(
+      refused('gateway.config.yaml: server.port: expected a whole number from 0 to 65535, got "eighty"'),
+    );
+  });
+
+  it('refuses an unknown key, a missing file and malformed YAML, naming the file', {
+    timeout: 60_000,
+  }, async () => {
+    const cwd = withFiles({
+      'key.yaml': 'server:\n  prot: 4000\n',
+      'broken.yaml': 'server:\n  port: [4000\n',
+    });
+    const [key, missing, broken] = await Promise.all(
+      ['key.yaml', 'missing.yaml', 'broken.yaml'].map((file) => finished([`--config=${file}`], { cwd })),
+    );
+    expect(key).toEqual(refused('key.yaml: unknown key "server.prot" (see --help)'));
+    expect(missing).toEqual(refused('missing.yaml: cannot read the config file (no such file)'));
+    expect(broken).toMatchObject({ code: 1, stdout: '' });
+    expect(broken?.stderr).toMatch(/^Configuration error: broken\.yaml: not valid YAML: .+\n$/);
   });
 
   it('starts from .env settings, serves /health and /readiness, logs JSON, and stops on SIGTERM', async () => {

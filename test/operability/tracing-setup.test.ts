@@ -8,13 +8,23 @@ import { createGateway, transportOptions } from '../../src/app';
 import { ConfigError, defaultConfig, loadConfig } from '../../src/config';
 import { TUNNEL } from '../../src/resources';
 import { startSandbox } from '../../src/sandbox';
-import type { ClaimKind, RateBudget } from '../../src/shared-state';
+import type { ClaimKind, RateBudget, Standing } from '../../src/shared-state';
 import { UpstreamTransport, upstreamKey } from '../../src/upstream';
 import { getItemRequest } from '../../src/upstream/api/items';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver';
 import { type RecordingProxy, startRecordingProxy } from '../support/relay';
 import { KEY, startStack } from '../support/stack';
 import { LIST_AND_ONE, newClientSpan, ONE, oldest, seed, spansOf } from './tracing-support';
+
+/** A scripted budget's standing (what the stage copies to the ledger; these tests read none of it). */
+const STANDING: Standing = {
+  remaining: 5,
+  shares: {
+    reads: { spent: 0, remaining: 5 },
+    writes: { spent: 0, remaining: 5 },
+    live: { spent: 0, remaining: 5 },
+  },
+};
 
 describe('an attempt that waited for the upstream budget', () => {
   it('says how long on its span', async () => {
@@ -27,8 +37,8 @@ describe('an attempt that waited for the upstream budget', () => {
       take: async (_digest, kind) => {
         claims.push(kind);
         return claims.length === 1
-          ? { granted: false, retryInMs: 150 }
-          : { granted: true, remaining: 5, at: Date.now() };
+          ? { granted: false, retryInMs: 150, standing: STANDING }
+          : { granted: true, remaining: 5, at: Date.now(), standing: STANDING };
       },
       pollWait: async () => 0,
       waitFor: async () => 0,

@@ -4,11 +4,13 @@ import { describe, expect, it } from 'vitest';
 import {
   type BudgetDecision,
   ceilingsOf,
+  type Hold,
   MemoryCacheStore,
   MemoryLeaseStore,
   MemoryPauseStore,
   MemoryRateBudget,
   MemorySnapshotStore,
+  nextHold,
   retryAfterFromMs,
 } from '../../src/shared-state';
 
@@ -34,20 +36,32 @@ describe('in-process upstream budget', () => {
       if (d.granted) grants.push(d.at);
       return d;
     };
-    expect(await take()).toEqual({ granted: true, remaining: 3, at: 1_000_000 });
+    expect(await take()).toEqual({
+      granted: true,
+      remaining: 3,
+      at: 1_000_000,
+      standing: {
+        remaining: 3,
+        shares: {
+          reads: { spent: 0, remaining: 3 },
+          writes: { spent: 1, remaining: 3 },
+          live: { spent: 0, remaining: 0 },
+        },
+      },
+    });
     await take();
     time.advance(500);
     await take();
     expect(await take()).toMatchObject({ granted: true, remaining: 0 });
     time.advance(100);
     // The oldest call leaves the window at 1_001_000: 400 ms from now, exactly.
-    expect(await take()).toEqual({ granted: false, retryInMs: 400 });
+    expect(await take()).toMatchObject({ granted: false, retryInMs: 400 });
     time.advance(399);
-    expect(await take()).toEqual({ granted: false, retryInMs: 1 });
+    expect(await take()).toMatchObject({ granted: false, retryInMs: 1 });
     time.advance(1);
     expect(await take()).toMatchObject({ granted: true, remaining: 1 });
     expect(await take()).toMatchObject({ granted: true, remaining: 0 });
-    expect(await take()).toEqual({ granted: false, retryInMs: 500 });
+    expect(await take()).toMatchObject({ granted: false, retryInMs: 500 });
     // A burst over two half-windows: no window of 1000 ms ever holds more than 4.
     for (let step = 0; step < 40; step += 1) {
       time.advance(50);
@@ -80,13 +94,51 @@ describe('in-process upstream budget', () => {
     expect(polls.filter(granted)).toHaveLength(8);
     expect(polls[7]).toMatchObject({ granted: true, remaining: 0 });
     // The ninth poll waits for the first poll to age out: 60 s after it, 80 ms later now.
-    expect(polls[8]).toEqual({ granted: false, retryInMs: 60_000 - 80 });
+    expect(polls[8]).toMatchObject({ granted: false, retryInMs: 60_000 - 80 });
     const reads = await take('read', 11);
     expect(reads.filter(granted)).toHaveLength(10);
     expect(reads[10]?.granted).toBe(false);
     const mutations = await take('mutation', 3);
     expect(mutations.map(granted)).toEqual([true, true, false]);
     expect(mutations[1]).toMatchObject({ remaining: 0 });
+  });
+
+  it('stands at the limit less the calls made; each share says what it spent and may still claim', async () => {
+    const budget = new MemoryRateBudget({ limitPerMin: 20, pollBudgetPerMin: 8, now: clock().now });
+    const standing = async (kind: 'mutation' | 'read' | 'poll', hold?: Hold) => {
+      const d = await budget.take('d', kind, hold);
+      return d.standing;
+    };
+    const reserved = await budget.reserve('d', { calls: 3, writes: 0 });
+    const reservation = reserved.granted ? reserved.reservation : undefined;
+    // Its own two unused holds count nowhere (they go when it ends); holds are never calls.
+    expect(await standing('read', nextHold(reservation))).toEqual({
+      remaining: 19,
+      shares: {
+        reads: { spent: 1, remaining: 17 },
+        writes: { spent: 0, remaining: 19 },
+        live: { spent: 0, remaining: 8 },
+      },
+    });
+    // Another operation's view: those two holds take room from every share, not from the remaining.
+    expect(await standing('mutation')).toEqual({
+      remaining: 18,
+      shares: {
+        reads: { spent: 1, remaining: 14 },
+        writes: { spent: 1, remaining: 16 },
+        live: { spent: 0, remaining: 8 },
+      },
+    });
+    expect(await standing('poll')).toEqual({
+      remaining: 17,
+      shares: {
+        reads: { spent: 1, remaining: 13 },
+        writes: { spent: 1, remaining: 15 },
+        live: { spent: 1, remaining: 7 },
+      },
+    });
+    if (reservation) await budget.release(reservation);
+    expect((await standing('read')).shares.reads).toEqual({ spent: 2, remaining: 14 });
   });
 
   it('reads never take the slots kept for mutations; the poller never takes more than its share', async () => {
@@ -139,8 +191,8 @@ describe('in-process upstream budget', () => {
     time.advance(500);
     expect(budget.drain()).toEqual(
       new Map([
-        ['a', { calls: [1_000_600], polls: [1_000_600] }],
-        ['b', { calls: [1_000_600], polls: [] }],
+        ['a', { calls: [1_000_600], polls: [1_000_600], reads: [], writes: [] }],
+        ['b', { calls: [1_000_600], polls: [], reads: [], writes: [1_000_600] }],
       ]),
     );
     expect(budget.drain().size).toBe(0);

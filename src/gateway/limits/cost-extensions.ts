@@ -2,10 +2,12 @@
 // (src/upstream/call/ledger.ts):
 //   - upstreamCalls: { predicted, made }, on the answer of every operation demand control judged
 //     (admitted or refused: demand-control.ts records the prediction);
-//   - upstreamBudget: { limit, remaining }, where the credential stands in the gateway's upstream
-//     budget after its request's last claim: calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and
-//     those left for the kind it made (reads leave the last tenth to writes). Cached or coalesced
-//     answers claim nothing and carry none.
+//   - upstreamBudget: { limit, remaining, shares }, where the credential stands in the gateway's
+//     upstream budget after its request's last claim: calls per rolling minute
+//     (UPSTREAM_RATE_LIMIT_PER_MIN), those left in it (the limit less the calls made in the window, by
+//     every replica), and the shares they are made of: reads, writes, live, each { spent, remaining }
+//     (what that kind may still claim: reads leave the last tenth to writes, others' holds count).
+//     Cached or coalesced answers claim nothing and carry none.
 // A streamed answer (@defer, @stream; multipart, SSE or graphql-ws) carries both on its last payload
 // (hasNext: false), once every deferred part has run; the payloads before it carry none. A live
 // query's first payload (revision 1) carries both; each later one is an evaluation over the
@@ -45,7 +47,13 @@ function costed(result: ExecutionResult, ledger: CallLedger): ExecutionResult {
     extensions: {
       ...result.extensions,
       ...(budget
-        ? { [UPSTREAM_BUDGET_EXTENSION]: { limit: budget.limit, remaining: budget.remaining } }
+        ? {
+            [UPSTREAM_BUDGET_EXTENSION]: {
+              limit: budget.limit,
+              remaining: budget.remaining,
+              shares: budget.shares,
+            },
+          }
         : {}),
       ...(ledger.judged
         ? { [UPSTREAM_CALLS_EXTENSION]: { predicted: ledger.predicted, made: ledger.made } }

@@ -18,15 +18,23 @@ import {
   type RateBudgetOptions,
   type Reservation,
   type ReserveDecision,
+  standingOf,
   WINDOW_MS,
+  type WindowCounts,
 } from './rate-budget';
 import { dropBefore, waitUntil, whenFree, whenFreeFor } from './rolling-window';
 
-/** One credential's calls in the window, oldest first (epoch ms). */
+/** One credential's calls in the window, oldest first (epoch ms): all, and those of each kind. */
 export interface WindowCalls {
   readonly calls: number[];
   readonly polls: number[];
+  readonly reads: number[];
+  readonly writes: number[];
 }
+
+/** The list of a kind's calls in the window. */
+const ofKind = (w: WindowCalls, kind: ClaimKind): number[] =>
+  kind === 'poll' ? w.polls : kind === 'read' ? w.reads : w.writes;
 
 /** A reservation's holds still unused: `left` entries of `calls` equal to `at`. */
 interface Held {
@@ -56,31 +64,51 @@ export interface MemoryRateBudgetOptions extends RateBudgetOptions {
   readonly now?: () => number;
 }
 
+/** The window's counts: its calls by kind, and the holds (entries of `calls` that are no call). */
+function countsOf(w: WindowCalls): WindowCounts {
+  const reads = w.reads.length;
+  const writes = w.writes.length;
+  const polls = w.polls.length;
+  return { reads, writes, polls, held: w.calls.length - reads - writes - polls };
+}
+
 /** The decision for a window already cleared of expired calls; shared with nothing else. */
-function decide(w: WindowCalls, kind: ClaimKind, c: Ceilings, now: number, windowMs: number): BudgetDecision {
+function decide(
+  w: WindowCalls,
+  kind: ClaimKind,
+  c: Ceilings,
+  now: number,
+  windowMs: number,
+  own: number,
+): BudgetDecision {
   const ceiling = c[kind];
   // When the call that must leave the window before this claim fits leaves it.
   let at = whenFree(w.calls, ceiling, now, windowMs);
   if (kind === 'poll') at = Math.max(at, whenFree(w.polls, c.pollOwn, now, windowMs));
-  if (at > now) return { granted: false, retryInMs: Math.max(1, Math.ceil(at - now)) };
+  if (at > now) {
+    const standing = standingOf(countsOf(w), c, own);
+    return { granted: false, retryInMs: Math.max(1, Math.ceil(at - now)), standing };
+  }
   w.calls.push(now);
-  if (kind === 'poll') w.polls.push(now);
+  ofKind(w, kind).push(now);
   const left = ceiling - w.calls.length;
   return {
     granted: true,
     remaining: kind === 'poll' ? Math.min(left, c.pollOwn - w.polls.length) : left,
     at: now,
+    standing: standingOf(countsOf(w), c, own),
   };
 }
 
-/** Turns one unused hold of reservation `id` into a call made now; false when none is left. */
-function takeHold(w: Window, id: string, now: number): boolean {
+/** Turns one unused hold of reservation `id` into a call of `kind` made now; false when none is left. */
+function takeHold(w: Window, id: string, kind: ClaimKind, now: number): boolean {
   const held = w.holds.get(id);
   if (held === undefined) return false;
   held.left -= 1;
   if (held.left === 0) w.holds.delete(id);
   removeAt(w.calls, held.at, 1);
   w.calls.push(now);
+  ofKind(w, kind).push(now);
   return true;
 }
 
@@ -109,11 +137,13 @@ export class MemoryRateBudget implements RateBudget {
   async take(digest: string, kind: ClaimKind, hold?: Hold): Promise<BudgetDecision> {
     const now = this.now();
     const w = this.current(digest, now);
-    if (hold !== undefined && takeHold(w, hold.id, now)) {
+    const own = hold?.unused ?? 0;
+    if (hold !== undefined && takeHold(w, hold.id, kind, now)) {
       this.windows.set(digest, w);
-      return { granted: true, remaining: Math.max(0, this.ceilings[kind] - w.calls.length), at: now };
+      const remaining = Math.max(0, this.ceilings[kind] - w.calls.length);
+      return { granted: true, remaining, at: now, standing: standingOf(countsOf(w), this.ceilings, own) };
     }
-    const decision = decide(w, kind, this.ceilings, now, this.windowMs);
+    const decision = decide(w, kind, this.ceilings, now, this.windowMs, own);
     if (decision.granted) this.windows.set(digest, w);
     return decision;
   }
@@ -171,9 +201,9 @@ export class MemoryRateBudget implements RateBudget {
     for (const [digest, w] of this.windows.entries()) {
       // Holds are no calls: Redis gets what was granted; a running operation's next calls claim there.
       for (const held of w.holds.values()) removeAt(w.calls, held.at, held.left);
-      dropBefore(w.calls, edge);
-      dropBefore(w.polls, edge);
-      if (w.calls.length > 0) out.set(digest, { calls: w.calls, polls: w.polls });
+      for (const times of [w.calls, w.polls, w.reads, w.writes]) dropBefore(times, edge);
+      if (w.calls.length > 0)
+        out.set(digest, { calls: w.calls, polls: w.polls, reads: w.reads, writes: w.writes });
     }
     this.windows.clear();
     return out;
@@ -186,10 +216,9 @@ export class MemoryRateBudget implements RateBudget {
 
   /** The credential's window, cleared of the calls that left it. */
   private current(digest: string, now: number): Window {
-    const w = this.windows.get(digest) ?? { calls: [], polls: [], holds: new Map() };
+    const w = this.windows.get(digest) ?? { calls: [], polls: [], reads: [], writes: [], holds: new Map() };
     const edge = now - this.windowMs;
-    dropBefore(w.calls, edge);
-    dropBefore(w.polls, edge);
+    for (const times of [w.calls, w.polls, w.reads, w.writes]) dropBefore(times, edge);
     // Holds that left the window with their entries: a reservation nobody released.
     for (const [id, held] of w.holds) if (held.at <= edge) w.holds.delete(id);
     return w;

@@ -11,6 +11,8 @@
 // An admitted operation reserves its predicted calls: holds that count in the window as calls do
 // (stamped when reserved, so a hold nobody releases leaves with the window), each call it makes
 // turning one hold into a call stamped when made; when it ends, the holds it did not use go.
+// Each decision says where the credential stands (standingOf): the calls left in its window, the
+// limit less the calls made in it (holds are no calls), and each kind's share, spent and left.
 import { MINUTE_MS } from '../../time';
 
 export type ClaimKind = 'mutation' | 'read' | 'poll';
@@ -22,12 +24,54 @@ export type BudgetDecision =
       readonly remaining: number;
       /** When the slot was taken, on the budget's clock (epoch ms). */
       readonly at: number;
+      readonly standing: Standing;
     }
   | {
       readonly granted: false;
       /** Milliseconds until a slot for this kind frees (at least 1). */
       readonly retryInMs: number;
+      readonly standing: Standing;
     };
+
+/** One kind's part of the window: the calls it made there, and those it may still claim now. */
+interface Share {
+  readonly spent: number;
+  readonly remaining: number;
+}
+
+/** Where a credential stands in its window, as extensions.upstreamBudget reports it. */
+export interface Standing {
+  /** The limit less the calls made in the window, by every replica sharing it (holds are no calls). */
+  readonly remaining: number;
+  /** Client reads, writes (mutations), the live share (the poller's walks, live events' joins). */
+  readonly shares: { readonly reads: Share; readonly writes: Share; readonly live: Share };
+}
+
+/** What a window holds: the calls made, by kind, and the holds of admitted operations still unused. */
+export interface WindowCounts {
+  readonly reads: number;
+  readonly writes: number;
+  readonly polls: number;
+  readonly held: number;
+}
+
+/**
+ * The standing of a window: each share's room counts every hold but `own` (the claiming operation's
+ * unused holds, dropped when it ends), so an answer says what its client may claim next.
+ */
+export function standingOf(w: WindowCounts, c: Ceilings, own = 0): Standing {
+  const spent = w.reads + w.writes + w.polls;
+  const used = spent + Math.max(0, w.held - own);
+  const room = (ceiling: number) => Math.max(0, ceiling - used);
+  return {
+    remaining: Math.max(0, c.mutation - spent),
+    shares: {
+      reads: { spent: w.reads, remaining: room(c.read) },
+      writes: { spent: w.writes, remaining: room(c.mutation) },
+      live: { spent: w.polls, remaining: Math.min(room(c.poll), Math.max(0, c.pollOwn - w.polls)) },
+    },
+  };
+}
 
 export interface RateBudget {
   /**
@@ -80,6 +124,8 @@ export interface Hold {
   readonly id: string;
   /** 1..held */
   readonly index: number;
+  /** The reservation's holds left unused after this one (its standing does not count them). */
+  readonly unused: number;
 }
 
 export type ReserveDecision =
@@ -90,7 +136,7 @@ export type ReserveDecision =
 export function nextHold(reservation: Reservation | undefined): Hold | undefined {
   if (reservation === undefined || reservation.used >= reservation.held) return undefined;
   reservation.used += 1;
-  return { id: reservation.id, index: reservation.used };
+  return { id: reservation.id, index: reservation.used, unused: reservation.held - reservation.used };
 }
 
 /**

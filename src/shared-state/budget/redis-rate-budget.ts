@@ -1,6 +1,6 @@
 // The upstream budget in Redis, shared by every replica: per credential digest a sorted set of the
 // calls in the rolling window (score: Redis's own clock, so replicas' clocks never disagree) and one
-// of the poller's calls. One Lua script trims, counts and claims atomically: N replicas bursting
+// per kind of call (the poller's, client reads, writes), whose sizes make each answer's standing. One Lua script trims, counts and claims atomically: N replicas bursting
 // together never put more than the limit in any window. A second, read-only script answers how
 // long the poller must wait before a walk, from the same keys. A reservation's holds are members
 // of the calls' set (`<id>:<index>`, scored when reserved): counted like calls, gone with the
@@ -25,22 +25,35 @@ import {
   type RateBudgetOptions,
   type Reservation,
   type ReserveDecision,
+  standingOf,
   WINDOW_MS,
 } from './rate-budget';
 
-// KEYS: every call, the poller's calls. ARGV: window ms, ceiling, the poller's cap (-1: not a poll),
-// a suffix that makes the member unique, the hold this call takes ('' none). Returns {1, remaining,
-// now} or {0, ms until a slot, now}. A hold still in the window becomes the call, with no ceiling.
+// KEYS: every call (holds too), then the calls of each kind: the poller's, client reads, writes.
+// ARGV: window ms, ceiling, the poller's cap (-1: not a poll), a suffix that makes the member
+// unique, the hold this call takes ('' none), the key of the call's kind (2, 3 or 4). Returns
+// {1, remaining, now, counts...} or {0, ms until a slot, now, counts...}, the counts those of KEYS
+// after the claim. A hold still in the window becomes the call, with no ceiling.
 const TAKE = redisScript(`
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - window)
-if ARGV[5] ~= '' and redis.call('ZREM', KEYS[1], ARGV[5]) == 1 then
-  redis.call('ZADD', KEYS[1], now, now .. '-' .. ARGV[4])
+for i = 1, 4 do redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window) end
+local kind = KEYS[tonumber(ARGV[6])]
+local function counts()
+  return redis.call('ZCARD', KEYS[1]), redis.call('ZCARD', KEYS[2]), redis.call('ZCARD', KEYS[3]),
+    redis.call('ZCARD', KEYS[4])
+end
+local function claim(member)
+  redis.call('ZADD', KEYS[1], now, member)
   redis.call('PEXPIRE', KEYS[1], window)
-  return {1, math.max(0, tonumber(ARGV[2]) - redis.call('ZCARD', KEYS[1])), now}
+  redis.call('ZADD', kind, now, member)
+  redis.call('PEXPIRE', kind, window)
+end
+if ARGV[5] ~= '' and redis.call('ZREM', KEYS[1], ARGV[5]) == 1 then
+  claim(now .. '-' .. ARGV[4])
+  local all, polls, reads, writes = counts()
+  return {1, math.max(0, tonumber(ARGV[2]) - all), now, all, polls, reads, writes}
 end
 local function freeAt(key, cap)
   local n = redis.call('ZCARD', key)
@@ -58,17 +71,15 @@ if pollCap >= 0 then
   pollAt, polls = freeAt(KEYS[2], pollCap)
   if pollAt > at then at = pollAt end
 end
-if at > now then return {0, at - now, now} end
-local member = now .. '-' .. ARGV[4]
-redis.call('ZADD', KEYS[1], now, member)
-redis.call('PEXPIRE', KEYS[1], window)
-local left = ceiling - calls - 1
-if pollCap >= 0 then
-  redis.call('ZADD', KEYS[2], now, member)
-  redis.call('PEXPIRE', KEYS[2], window)
-  left = math.min(left, pollCap - polls - 1)
+if at > now then
+  local all, p, reads, writes = counts()
+  return {0, at - now, now, all, p, reads, writes}
 end
-return {1, left, now}
+claim(now .. '-' .. ARGV[4])
+local left = ceiling - calls - 1
+if pollCap >= 0 then left = math.min(left, pollCap - polls - 1) end
+local all, p, reads, writes = counts()
+return {1, left, now, all, p, reads, writes}
 `);
 
 // KEYS: every call, the poller's calls. ARGV: window ms, the window's cap for `n` more calls (the
@@ -114,6 +125,9 @@ if holds > 0 then redis.call('PEXPIRE', KEYS[1], window) end
 return {1, holds, now}
 `);
 
+/** Which of TAKE's KEYS holds the calls of a kind. */
+const KIND_KEY: Readonly<Record<ClaimKind, number>> = { poll: 2, read: 3, mutation: 4 };
+
 /** The poller's cap of a wait for a client's calls: none. */
 const NO_CAP = 2 ** 31;
 
@@ -136,21 +150,33 @@ export class RedisRateBudget implements RateBudget, WindowRecorder {
   async take(digest: string, kind: ClaimKind, hold?: Hold): Promise<BudgetDecision> {
     const reply = await TAKE(
       this.client,
-      [this.keys.budget(digest), this.keys.pollBudget(digest)],
+      [
+        this.keys.budget(digest),
+        this.keys.pollBudget(digest),
+        this.keys.readBudget(digest),
+        this.keys.writeBudget(digest),
+      ],
       [
         this.windowMs,
         this.ceilings[kind],
         kind === 'poll' ? this.ceilings.pollOwn : -1,
         this.member(),
         hold === undefined ? '' : `${hold.id}:${hold.index}`,
+        KIND_KEY[kind],
       ],
     );
-    const [granted, value = -1, now = 0] = integersOf(reply, 3);
+    const [granted, value = -1, now = 0, all = -1, polls = -1, reads = -1, writes = -1] = integersOf(
+      reply,
+      7,
+    );
+    const held = all - polls - reads - writes;
     // What the script cannot return is no decision: the call falls back to per-process state.
-    if (now <= 0) throw new Error('unexpected budget reply');
+    if (now <= 0 || Math.min(polls, reads, writes, held) < 0) throw new Error('unexpected budget reply');
+    const standing = standingOf({ reads, writes, polls, held }, this.ceilings, hold?.unused);
     if (granted === 1 && value >= 0 && value < this.ceilings[kind])
-      return { granted: true, remaining: value, at: now };
-    if (granted === 0 && value > 0 && value <= this.windowMs) return { granted: false, retryInMs: value };
+      return { granted: true, remaining: value, at: now, standing };
+    if (granted === 0 && value > 0 && value <= this.windowMs)
+      return { granted: false, retryInMs: value, standing };
     throw new Error('unexpected budget reply');
   }
 
@@ -210,9 +236,15 @@ export class RedisRateBudget implements RateBudget, WindowRecorder {
     const batch = this.client.multi();
     batch.zadd(this.keys.budget(digest), ...scored(window.calls));
     batch.pexpire(this.keys.budget(digest), this.windowMs);
-    if (window.polls.length > 0) {
-      batch.zadd(this.keys.pollBudget(digest), ...scored(window.polls));
-      batch.pexpire(this.keys.pollBudget(digest), this.windowMs);
+    const kinds: [string, readonly number[]][] = [
+      [this.keys.pollBudget(digest), window.polls],
+      [this.keys.readBudget(digest), window.reads],
+      [this.keys.writeBudget(digest), window.writes],
+    ];
+    for (const [key, times] of kinds) {
+      if (times.length === 0) continue;
+      batch.zadd(key, ...scored(times));
+      batch.pexpire(key, this.windowMs);
     }
     await batch.exec();
   }

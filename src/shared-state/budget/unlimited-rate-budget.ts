@@ -11,6 +11,7 @@ import {
   pollCallsWithin,
   type RateBudget,
   type ReserveDecision,
+  type Standing,
   WINDOW_MS,
 } from './rate-budget';
 import { dropBefore, waitUntil, whenFree, whenFreeFor } from './rolling-window';
@@ -40,13 +41,28 @@ export class UnlimitedRateBudget implements RateBudget {
 
   async take(digest: string, kind: ClaimKind): Promise<BudgetDecision> {
     const now = this.now();
-    if (kind !== 'poll') return { granted: true, remaining: Number.POSITIVE_INFINITY, at: now };
     const polls = this.current(digest, now);
+    if (kind !== 'poll') {
+      return { granted: true, remaining: Number.POSITIVE_INFINITY, at: now, standing: this.standing(polls) };
+    }
     const at = whenFree(polls, this.share, now, this.windowMs);
-    if (at > now) return { granted: false, retryInMs: waitUntil(at, now) };
+    if (at > now) return { granted: false, retryInMs: waitUntil(at, now), standing: this.standing(polls) };
     polls.push(now);
     this.polls.set(digest, polls);
-    return { granted: true, remaining: this.share - polls.length, at: now };
+    return { granted: true, remaining: this.share - polls.length, at: now, standing: this.standing(polls) };
+  }
+
+  /** Only the live share is counted: the clients' are endless (Infinity), as is what is left in all. */
+  private standing(polls: readonly number[]): Standing {
+    const endless = { spent: 0, remaining: Number.POSITIVE_INFINITY };
+    return {
+      remaining: Number.POSITIVE_INFINITY,
+      shares: {
+        reads: endless,
+        writes: endless,
+        live: { spent: polls.length, remaining: Math.max(0, this.share - polls.length) },
+      },
+    };
   }
 
   async pollWait(digest: string, calls: number): Promise<number> {

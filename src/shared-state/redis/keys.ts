@@ -6,6 +6,9 @@ export interface KeyNames {
   budget(digest: string): string;
   /** Sorted set of the live poller's calls in the same window. */
   pollBudget(digest: string): string;
+  /** Sorted sets of client reads' and writes' calls in the same window (holds are in neither). */
+  readBudget(digest: string): string;
+  writeBudget(digest: string): string;
   /** Until when (epoch ms) the upstream asked this credential to pause after a 429. */
   pause(digest: string): string;
   /** Counter bumped by every write: cached reads live under the generation they were read in. */
@@ -28,6 +31,8 @@ export function keyNames(prefix: string = DEFAULT_KEY_PREFIX): KeyNames {
   return {
     budget: (digest) => `${prefix}budget:${digest}`,
     pollBudget: (digest) => `${prefix}budget-poll:${digest}`,
+    readBudget: (digest) => `${prefix}budget-read:${digest}`,
+    writeBudget: (digest) => `${prefix}budget-write:${digest}`,
     pause: (digest) => `${prefix}pause:${digest}`,
     cacheGeneration: (digest) => `${prefix}cache-gen:${digest}`,
     cacheEntries: (digest) => `${prefix}cache:${digest}:`,

@@ -3,11 +3,14 @@
 // its credential stood in the budget after its last claim. Each count has one writer: the note its one
 // stage or hook makes. Each note counts into the request's ledger too, so a request's ledger (its log
 // line) is the sum of its operations' (a batch holds several; a subscription adds its observations' joins).
+import type { Standing } from '../../shared-state';
 
-/** Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN) and those left for the kind last claimed. */
-interface BudgetStanding {
+/**
+ * Calls per rolling minute (UPSTREAM_RATE_LIMIT_PER_MIN), those left in it after the last claim (the
+ * limit less the calls made, every replica's) and the shares they are made of (shared-state/budget).
+ */
+interface BudgetStanding extends Standing {
   readonly limit: number;
-  readonly remaining: number;
 }
 
 /** What a request's upstream calls did, as its log line writes it. */
@@ -18,7 +21,7 @@ interface Tally {
   readonly retries: number;
   readonly predicted: number;
   readonly made: number;
-  readonly budget?: BudgetStanding;
+  readonly budget?: Pick<BudgetStanding, 'limit' | 'remaining'>;
 }
 
 type Counted = Exclude<keyof Tally, 'budget'>;
@@ -109,9 +112,10 @@ export class CallLedger {
     this.request?.claimed(standing);
   }
 
-  /** The counts, for a log line: the budget's standing once a claim was made. */
+  /** The counts, for a log line: the budget's limit and remaining once a claim was made. */
   tally(): Tally {
-    return { ...this.counts, ...(this.standing ? { budget: { ...this.standing } } : {}) };
+    const budget = this.standing && { limit: this.standing.limit, remaining: this.standing.remaining };
+    return { ...this.counts, ...(budget ? { budget } : {}) };
   }
 
   private add(counted: Counted, n: number): void {

@@ -6,7 +6,13 @@
 // retryAfter. The live poller's calls never wait: the poller backs off by retryAfter on its own.
 // An attempt of an admitted operation takes one of the holds its admission reserved, while any is left.
 import { GatewayError } from '../../errors';
-import { type ClaimKind, nextHold, type RateBudget, retryAfterFromMs } from '../../shared-state';
+import {
+  type ClaimKind,
+  nextHold,
+  type RateBudget,
+  retryAfterFromMs,
+  type Standing,
+} from '../../shared-state';
 import { MIN_ATTEMPT_MS } from '../call/call-scope';
 import type { UpstreamEvents } from '../call/hooks';
 import type { UpstreamResponse } from '../call/request';
@@ -51,7 +57,10 @@ const kindOf = ({ request, claim }: Call): ClaimKind =>
 
 /** A refused claim: already the RATE_LIMITED failure, so without a wait stage it fails at once. */
 class BudgetRefusal extends AttemptFailure {
-  constructor(readonly retryInMs: number) {
+  constructor(
+    readonly retryInMs: number,
+    readonly standing: Standing,
+  ) {
     super(
       new GatewayError('RATE_LIMITED', BUDGET_MESSAGE, { retryAfter: retryAfterFromMs(retryInMs) }),
       'local',
@@ -67,7 +76,7 @@ const budgetStage =
     const kind = kindOf(call);
     if (!claims(budget, kind)) return callNext(next, call);
     return budget.store.take(call.digest, kind, nextHold(call.reservation)).then((decision) => {
-      if (!decision.granted) throw new BudgetRefusal(decision.retryInMs);
+      if (!decision.granted) throw new BudgetRefusal(decision.retryInMs, decision.standing);
       const remaining = Math.max(0, decision.remaining);
       events?.budget?.({
         route: call.request.route,
@@ -76,7 +85,7 @@ const budgetStage =
         limit: budget.limitPerMin,
         remaining,
       });
-      call.ledger?.claimed({ limit: budget.limitPerMin, remaining });
+      call.ledger?.claimed({ limit: budget.limitPerMin, ...decision.standing });
       return next(call);
     });
   };
@@ -97,7 +106,7 @@ const budgetWaitStage =
           if (kind === 'poll' || waitMs + MIN_ATTEMPT_MS > call.deadline - performance.now()) {
             const retryAfter = caught.error.details.retryAfter;
             events?.budget?.({ route, kind, outcome: 'refused', limit, remaining: 0, retryAfter });
-            call.ledger?.claimed({ limit, remaining: 0 });
+            call.ledger?.claimed({ limit, ...caught.standing });
             events?.rateLimited?.({ route, source: 'gateway', retryAfter });
             throw new AttemptFailure(caught.error, 'local');
           }
