@@ -60,6 +60,8 @@ const JOIN_ROUTES = [
   'listReservedDomains',
   'getTunnel',
   'listTunnels',
+  'listCredentials',
+  'getCredential',
 ] as const;
 
 describe('random subscriptions with joins: made <= predicted for an observation', () => {
