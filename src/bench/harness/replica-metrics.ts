@@ -2,8 +2,15 @@
 // over the replicas: the pollers' calls and walks, and the live queries' evaluations and payloads.
 
 export interface LiveQueryCounters {
-  /** gateway_live_poll_upstream_calls_total. */
+  /** gateway_live_poll_upstream_calls_total, and each replica's. */
   readonly pollCalls: number;
+  readonly pollCallsByReplica: readonly number[];
+  /** Walks by outcome (complete, failed, …), all lists; gateway_live_pollers of each replica (1: it polls). */
+  readonly walkOutcomes: Readonly<Record<string, number>>;
+  readonly pollers: readonly number[];
+  /** Upstream calls by route (gateway_upstream_requests_total), and retries (gateway_upstream_retries_total). */
+  readonly routes: Readonly<Record<string, number>>;
+  readonly retries: number;
   /** Complete walks by list (gateway_live_polls_total{outcome="complete"}). */
   readonly walks: Readonly<Record<string, number>>;
   /** gateway_live_query_evaluations_total by outcome. */
@@ -24,12 +31,19 @@ function add(into: Record<string, number>, key: string, value: number): void {
 export async function liveQueryCounters(metricsUrls: readonly string[]): Promise<LiveQueryCounters> {
   let pollCalls = 0;
   let cpuSeconds = 0;
+  let retries = 0;
+  const pollCallsByReplica: number[] = [];
+  const pollers: number[] = [];
+  const walkOutcomes: Record<string, number> = {};
+  const routes: Record<string, number> = {};
   const walks: Record<string, number> = {};
   const evaluations: Record<string, number> = {};
   const payloads: Record<string, number> = {};
   const payloadBytes: Record<string, number> = {};
   for (const url of metricsUrls) {
     const text = await (await fetch(url)).text();
+    const polledBefore = pollCalls;
+    pollers.push(0);
     for (const [, name, labels = '', raw] of text.matchAll(SAMPLE)) {
       const value = Number(raw);
       const label = (key: string) => new RegExp(`${key}="([^"]*)"`).exec(labels)?.[1] ?? '';
@@ -39,6 +53,16 @@ export async function liveQueryCounters(metricsUrls: readonly string[]): Promise
           break;
         case 'gateway_live_polls_total':
           if (label('outcome') === 'complete') add(walks, label('list'), value);
+          add(walkOutcomes, label('outcome'), value);
+          break;
+        case 'gateway_live_pollers':
+          pollers[pollers.length - 1] = value;
+          break;
+        case 'gateway_upstream_requests_total':
+          add(routes, label('route'), value);
+          break;
+        case 'gateway_upstream_retries_total':
+          retries += value;
           break;
         case 'gateway_live_query_evaluations_total':
           add(evaluations, label('outcome'), value);
@@ -54,8 +78,21 @@ export async function liveQueryCounters(metricsUrls: readonly string[]): Promise
           break;
       }
     }
+    pollCallsByReplica.push(pollCalls - polledBefore);
   }
-  return { pollCalls, walks, evaluations, cpuSeconds, payloads, payloadBytes };
+  return {
+    pollCalls,
+    pollCallsByReplica,
+    walkOutcomes,
+    pollers,
+    routes,
+    retries,
+    walks,
+    evaluations,
+    cpuSeconds,
+    payloads,
+    payloadBytes,
+  };
 }
 
 /** `after` minus `before`, key by key. */

@@ -151,6 +151,7 @@ export function liveQueriesLines(r: LiveQueriesResult): string[] {
     return [
       `  ${run.queries} live ${run.queries === 1 ? 'query' : 'queries'}: ${run.callsPerMin.toFixed(1)} upstream calls/min (${run.calls} in the change phase; the pollers counted ${run.pollCalls}: ${turns} walks, ${(run.pollCalls / Math.max(1, turns)).toFixed(1)} pages a walk)`,
       `    exact at the end: ${run.exact}/${run.queries}${run.notExact.length > 0 ? ` (NOT exact: ${run.notExact.join(', ')})` : ''}; streams ended early: ${run.ended}; payloads with errors: ${run.errorPayloads}`,
+      `    change phase: poll calls per replica ${run.diagnostics.pollCallsByReplica.join(', ')}; walks ${JSON.stringify(run.diagnostics.walkOutcomes)}; calls by route ${JSON.stringify(run.diagnostics.routes)}; retries ${run.diagnostics.retries}; polling at the end ${run.diagnostics.pollers.join(', ')}`,
       `    peak RSS per replica: ${run.peakRssMb.map((mb) => `${mb.toFixed(0)} MB`).join(', ')} (target <= 200 MB)`,
       `    evaluations: ${Object.entries(run.evaluations)
         .map(([k, n]) => `${n} ${k}`)

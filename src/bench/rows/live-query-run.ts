@@ -38,6 +38,17 @@ export interface LiveQueryRunResult {
   /** The pollers' own count of their calls in the same phase, and their complete walks of each list. */
   readonly pollCalls: number;
   readonly walks: Readonly<Record<string, number>>;
+  /**
+   * In the change phase: each replica's poll calls, walks by outcome, upstream calls by route and
+   * retries (all replicas); at its end, which replicas polled (gateway_live_pollers).
+   */
+  readonly diagnostics: {
+    readonly pollCallsByReplica: readonly number[];
+    readonly walkOutcomes: Readonly<Record<string, number>>;
+    readonly routes: Readonly<Record<string, number>>;
+    readonly retries: number;
+    readonly pollers: readonly number[];
+  };
   /** Clients whose patched data equalled a fresh plain answer at the end; the names of those that did not. */
   readonly exact: number;
   readonly notExact: readonly string[];
@@ -127,10 +138,13 @@ export async function liveQueryRun(options: RunOptions): Promise<LiveQueryRunRes
     }, 2 * MINUTE_MS);
     const plainCalls: Record<string, number> = {};
     const fresh = new Map<string, string>();
+    // Its calls: the stand-in's for the account less the pollers' meanwhile (they go on walking).
+    const upstreamCalls = async () =>
+      ((await standIn.calls()).byKey[key] ?? 0) - (await counters()).pollCalls;
     for (const shape of shapes) {
-      const calls = (await standIn.calls()).byKey[key] ?? 0;
+      const calls = await upstreamCalls();
       fresh.set(shape.name, JSON.stringify(await plainAnswer(gateways[0]?.url ?? '', key, shape)));
-      plainCalls[shape.name] = ((await standIn.calls()).byKey[key] ?? 0) - calls;
+      plainCalls[shape.name] = (await upstreamCalls()) - calls;
     }
     const isExact = async (c: (typeof clients)[number]) =>
       JSON.stringify(await c.client.data()) === fresh.get(c.shape.name);
@@ -145,6 +159,13 @@ export async function liveQueryRun(options: RunOptions): Promise<LiveQueryRunRes
       callsPerMin: calls / minutes,
       pollCalls: stopped.pollCalls - before.pollCalls,
       walks: minus(stopped.walks, before.walks),
+      diagnostics: {
+        pollCallsByReplica: stopped.pollCallsByReplica.map((n, i) => n - (before.pollCallsByReplica[i] ?? 0)),
+        walkOutcomes: minus(stopped.walkOutcomes, before.walkOutcomes),
+        routes: minus(stopped.routes, before.routes),
+        retries: stopped.retries - before.retries,
+        pollers: stopped.pollers,
+      },
       exact: exact.filter(Boolean).length,
       notExact: [...new Set(clients.filter((_, i) => !exact[i]).map((c) => c.shape.name))],
       ended: clients.filter((c) => c.client.ended).length,
