@@ -6,11 +6,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { commandLine } from '../command-line';
 import { Bench } from './harness/bench';
 import { type GatewayProcess, residentMb, StandIn, startGateway } from './processes/processes';
+import { liveQueriesMarkdown } from './report/live-queries';
 import { markdown, rowsTable } from './report/markdown';
 import { machine, type Report } from './report/report';
 import { targets } from './report/targets';
 import { measureFanOut } from './rows/fan-out';
 import { measureLive } from './rows/live';
+import { liveQueriesLines, measureLiveQueries } from './rows/live-queries';
 import { liveScaleLines, measureLiveScale } from './rows/live-scale';
 import { measurePlanning } from './rows/planning';
 import { measureReplicas } from './rows/replicas';
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
   const settings = commandLine(settingsOf, USAGE);
   if (settings === undefined) return;
   if (settings.mode === 'live-scale') return liveScale(settings.seconds, settings.nodeArgs);
+  if (settings.mode === 'live-queries') return liveQueries(settings.seconds, settings.nodeArgs);
   const began = performance.now();
   const standIn = await StandIn.start(STAND_IN_ENTRY, Bench.allKeys(settings.connections));
   const gateways: GatewayProcess[] = [];
@@ -165,6 +168,27 @@ async function liveScale(seconds: number, nodeArgs: readonly string[]): Promise<
     `${JSON.stringify({ machine: machine(), ...result }, null, 2)}\n`,
   );
   if (result.exact !== result.readers || !result.control.exact) process.exitCode = 1;
+}
+
+/** `--live-queries`: that run alone, its figures printed and written to bench-results/ (JSON and Markdown). */
+async function liveQueries(seconds: number, nodeArgs: readonly string[]): Promise<void> {
+  const began = performance.now();
+  const result = await measureLiveQueries({ seconds, nodeArgs });
+  for (const line of liveQueriesLines(result)) log(line);
+  mkdirSync(OUT_DIR, { recursive: true });
+  const date = new Date().toISOString();
+  const stamp = date.replace(/[:.]/g, '-');
+  writeFileSync(
+    `${OUT_DIR}/live-queries-${stamp}.json`,
+    `${JSON.stringify({ machine: machine(), ...result }, null, 2)}\n`,
+  );
+  writeFileSync(`${OUT_DIR}/live-queries-${stamp}.md`, liveQueriesMarkdown(result, date));
+  log(
+    `Written to bench-results/live-queries-${stamp}.{md,json}; took ${((performance.now() - began) / 1000).toFixed(0)} s.`,
+  );
+  const exact = (run: { exact: number; queries: number }) => run.exact === run.queries;
+  const rssOk = [...result.one.peakRssMb, ...result.many.peakRssMb].every((mb) => mb <= 200);
+  if (!exact(result.one) || !exact(result.many) || !rssOk) process.exitCode = 1;
 }
 
 await main();

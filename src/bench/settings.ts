@@ -14,11 +14,14 @@ export const USAGE = `Usage: npm run bench [-- options]
   --live-scale        only the live-scale run: 10,000 endpoints, 500 includeCurrent subscribers joining each
                       event's domain, 3 replicas and a control (one reader) on one redis-server, a change
                       every 100 ms for --seconds (default 60)
+  --live-queries      only the live-queries run: 2,000 endpoints and 500 agents changing every 100 ms,
+                      1 then 200 live queries of 20 shapes over 3 replicas on one redis-server, for
+                      --seconds (default 60) each
   --help              this text
 `;
 
 export interface Settings {
-  readonly mode: 'quick' | 'full' | 'live-scale';
+  readonly mode: 'quick' | 'full' | 'live-scale' | 'live-queries';
   readonly latencies: readonly number[];
   readonly warmupSeconds: number;
   readonly seconds: number;
@@ -46,12 +49,16 @@ export function settingsOf(argv: readonly string[]): Settings | 'help' {
       'cpu-prof': { type: 'string' },
       'node-arg': { type: 'string', multiple: true },
       'live-scale': { type: 'boolean' },
+      'live-queries': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
   if (values.help) return 'help';
   const quick = values.quick === true;
   const scale = values['live-scale'] === true;
+  const liveQueries = values['live-queries'] === true;
+  if (scale && liveQueries) throw new Error('--live-scale and --live-queries: one at a time');
+  const apart = scale || liveQueries;
   const whole = (raw: string | undefined, fallback: number, min: number, max: number, name: string) => {
     if (raw === undefined) return fallback;
     const n = Number(raw);
@@ -64,10 +71,10 @@ export function settingsOf(argv: readonly string[]): Settings | 'help' {
     .split(',')
     .map((s) => whole(s, 0, 0, 1000, 'latency'));
   return {
-    mode: scale ? 'live-scale' : quick ? 'quick' : 'full',
+    mode: scale ? 'live-scale' : liveQueries ? 'live-queries' : quick ? 'quick' : 'full',
     latencies,
     warmupSeconds: quick ? 1 : 3,
-    seconds: whole(values.seconds, scale ? 60 : quick ? 2 : 10, 1, 600, 'seconds'),
+    seconds: whole(values.seconds, apart ? 60 : quick ? 2 : 10, 1, 600, 'seconds'),
     connections: whole(values.connections, 16, 1, 256, 'connections'),
     soakSeconds: whole(values.soak, quick ? 0 : 60, 0, 3600, 'soak'),
     startupRuns: quick ? 3 : 5,

@@ -27,8 +27,9 @@ export class StandIn {
     });
   }
 
-  static async start(entry: string, keys: readonly string[]): Promise<StandIn> {
-    const child = fork(entry, [...keys.flatMap((k) => ['--keys', k])], {
+  /** `args`: more of the stand-in's flags (--live-queries, --rate-limit N). */
+  static async start(entry: string, keys: readonly string[], args: readonly string[] = []): Promise<StandIn> {
+    const child = fork(entry, [...keys.flatMap((k) => ['--keys', k]), ...args], {
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     const ready = await new Promise<StandInReply>((resolve, reject) => {

@@ -5,7 +5,10 @@ export type StandInRequest =
   | { type: 'latency'; id: number; ms: number }
   | { type: 'reset'; id: number }
   | { type: 'calls'; id: number }
-  /** One tunnel of that account comes online or goes offline every `everyMs`; 0 stops. */
+  /**
+   * One tunnel of that account comes online or goes offline every `everyMs` (with --live-queries:
+   * live-account.ts's churn, every count kept); 0 stops.
+   */
   | { type: 'churn'; id: number; key: string; everyMs: number };
 
 export interface CallCounts {

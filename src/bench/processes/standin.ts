@@ -1,12 +1,19 @@
-// The benchmark's upstream: the stand-in in its own process, one account per key, no rate limit.
-// The runner forks it and drives it over IPC (latency, call counts), so counting costs the
-// stand-in nothing while the load runs.
+// The benchmark's upstream: the stand-in in its own process, one account per key, no rate limit
+// (with --live-queries: live-account.ts's account under every key, and --rate-limit N). The runner
+// forks it and drives it over IPC (latency, call counts, churn), so counting costs the stand-in
+// nothing while the load runs.
 import { parseArgs } from 'node:util';
 import { type AccountSeed, demoData, joinedAccount, ROUTE_NAMES, startSandbox } from '../../sandbox';
+import { liveAccount, startLiveChurn } from './live-account';
 import type { StandInReply, StandInRequest } from './protocol';
 
 const { values } = parseArgs({
-  options: { keys: { type: 'string', multiple: true }, tunnels: { type: 'string' } },
+  options: {
+    keys: { type: 'string', multiple: true },
+    tunnels: { type: 'string' },
+    'live-queries': { type: 'boolean' },
+    'rate-limit': { type: 'string' },
+  },
 });
 const keys = values.keys ?? ['bench-shared'];
 const tunnels = Number(values.tunnels ?? 40);
@@ -14,11 +21,16 @@ const tunnels = Number(values.tunnels ?? 40);
 // Every account holds the same data, so any key answers any scenario's ids. Agent tunnels only, each
 // on an agent and a reserved domain or address of its own, so each tunnel has its agent endpoint and
 // every endpoint joins (the join rows read them), beside the demo's cloud endpoints.
+const live = values['live-queries'] === true ? liveAccount() : undefined;
 const accounts: Record<string, AccountSeed> = {};
 for (const key of keys)
-  accounts[key] = { ...demoData({ seed: 1, tunnels }), ...joinedAccount(tunnels, { seed: 1 }) };
+  accounts[key] = live ?? { ...demoData({ seed: 1, tunnels }), ...joinedAccount(tunnels, { seed: 1 }) };
 
-const sandbox = await startSandbox({ rateLimit: false, accounts });
+const limit = Number(values['rate-limit'] ?? 0);
+const sandbox = await startSandbox({
+  rateLimit: limit > 0 ? { max: limit, windowMs: 60_000 } : false,
+  accounts,
+});
 const churning = new Map<string, () => void>();
 
 function answer(request: StandInRequest): StandInReply {
@@ -34,7 +46,12 @@ function answer(request: StandInRequest): StandInReply {
       churning.get(request.key)?.();
       churning.delete(request.key);
       if (request.everyMs > 0)
-        churning.set(request.key, sandbox.churn(request.key, { everyMs: request.everyMs }));
+        churning.set(
+          request.key,
+          live
+            ? startLiveChurn(sandbox, request.key, live, request.everyMs)
+            : sandbox.churn(request.key, { everyMs: request.everyMs }),
+        );
       return { type: 'ok', id: request.id };
     case 'calls': {
       const byRoute: Record<string, number> = {};

@@ -39,6 +39,11 @@ export interface Evaluated {
 
 export interface GroupParts {
   readonly digest: string;
+  /**
+   * Runs an evaluation after the ones queued before it on this replica (query-groups.ts): one at a
+   * time, so the process CPU measured across one is its own, not that of others interleaved with it.
+   */
+  readonly serially: <T>(evaluation: () => Promise<T>) => Promise<T>;
   readonly request: LiveQueryRequest;
   readonly observations: Observations;
   readonly metrics: QueryMetrics;
@@ -124,10 +129,13 @@ export class QueryGroup {
     const { request, metrics, logger } = this.parts;
     const observation = await this.observation();
     if (observation === undefined) return;
-    const started = process.cpuUsage();
+    let started = process.cpuUsage();
     try {
-      const result = await request.evaluate(observation);
-      const json = JSON.stringify(result);
+      const { result, json } = await this.parts.serially(async () => {
+        started = process.cpuUsage();
+        const result = await request.evaluate(observation);
+        return { result, json: JSON.stringify(result) };
+      });
       const changed = json !== this.evaluated?.json;
       metrics.evaluated(changed ? 'changed' : 'unchanged', process.cpuUsage(started));
       if (!changed) return;

@@ -1,7 +1,8 @@
 // The live queries open on this replica, grouped: identical ones of one account (same selection:
 // document, operation, variables, throttle) share one group and so one evaluation per observation
 // (query-group.ts); each client has a stream of its own (query-stream.ts). A group goes with its
-// last stream.
+// last stream. The groups' evaluations run one at a time (they are CPU work on one thread either
+// way), so that each one's CPU, as measured, is its own.
 import type { Logger } from '../../../log';
 import type { Observations } from '../../observation/observations';
 import type { SubscriberLink } from '../events/backlog';
@@ -25,6 +26,13 @@ export interface GroupsParts {
 
 export class QueryGroups {
   private readonly groups = new Map<string, QueryGroup>();
+  /** The last evaluation queued: the next one starts when it has ended (one at a time here). */
+  private queued: Promise<unknown> = Promise.resolve();
+  private readonly serially = <T>(evaluation: () => Promise<T>): Promise<T> => {
+    const run = this.queued.then(evaluation);
+    this.queued = run.catch(() => undefined);
+    return run;
+  };
 
   constructor(private readonly parts: GroupsParts) {}
 
@@ -39,7 +47,7 @@ export class QueryGroups {
     const key = `${digest} ${request.selection}`;
     let group = this.groups.get(key);
     if (group === undefined) {
-      group = new QueryGroup({ digest, request, observations, metrics, logger });
+      group = new QueryGroup({ digest, request, observations, metrics, logger, serially: this.serially });
       this.groups.set(key, group);
     }
     const held = group;
