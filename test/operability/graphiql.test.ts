@@ -193,11 +193,20 @@ describe('GraphiQL elsewhere', () => {
     await production.close();
   });
 
-  it('in pass-through mode the tabs hold placeholders and the Authorization header to fill in', async () => {
+  it('in pass-through mode the tabs hold placeholders and, as comments, how to add the Authorization header', async () => {
     const tabs = (await graphiqlPage(passThrough.url)).options?.defaultTabs ?? [];
     expect(tabs).toHaveLength(operations.length);
     for (const tab of tabs) {
-      expect(JSON.parse(tab.headers ?? '{}')).toEqual({ Authorization: 'Bearer <your ngrok API key>' });
+      expect(tab.headers).toBe(
+        [
+          '{',
+          '  // Runs need your ngrok API key: remove the two slashes below and put it after "Bearer ".',
+          '  // "Authorization": "Bearer "',
+          '}',
+        ].join('\n'),
+      );
+      // Without the comments nothing is left to send: no malformed header before a key is added.
+      expect(JSON.parse((tab.headers ?? '').replace(/^\s*\/\/.*$/gm, ''))).toEqual({});
     }
     expect(JSON.parse(tabs[1]?.variables ?? '{}')).toEqual({ id: 'tn_…' });
   });
