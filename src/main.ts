@@ -31,7 +31,7 @@ async function embeddedStandIn(
   }
   const { startSandbox, demoData, DEFAULT_API_KEY: key } = await import('./sandbox');
   const seed = demoData();
-  const sandbox = await startSandbox({ accounts: { [key]: seed } });
+  const sandbox = await startSandbox({ accounts: { [key]: seed }, edgesWritable: config.live.edgesWritable });
   // One change per poll: a subscriber sees one event at each LIVE_POLL_INTERVAL_MS.
   if (config.live.standinChurn) sandbox.churn(key, { everyMs: config.live.pollIntervalMs });
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
@@ -106,7 +106,7 @@ export async function start(
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? `; a demo tunnel comes online or goes offline every ${effective.live.pollIntervalMs / 1000} s, one event per poll` : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? `; a demo tunnel comes online or goes offline every ${effective.live.pollIntervalMs / 1000} s, one event per poll` : ''}${effective.live.edgesWritable ? '; edges are writable (a demo: the real API refuses edge writes)' : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
       : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   if (tracing) say(`Tracing: spans sent over OTLP/HTTP to ${tracesUrl(effective.tracing)}`);

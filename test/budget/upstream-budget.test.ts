@@ -33,7 +33,11 @@ const REPLACE = `mutation($input: ReplaceHttpsEdgeRouteBackendInput!) {
 describe('the upstream budget seen by clients', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed() }, env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' } });
+    stack = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed() },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' },
+    });
   });
   afterAll(() => stack.close());
 
@@ -84,7 +88,11 @@ describe('the upstream budget seen by clients', () => {
 describe("a streamed answer's upstreamBudget", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed() }, env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' } });
+    stack = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed() },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' },
+    });
   });
   afterAll(() => stack.close());
 
@@ -145,7 +153,7 @@ describe('the budget stage', () => {
     segments: ['edges', 'https', edge, 'routes', route, 'backend'],
   } as const;
   beforeAll(async () => {
-    sandbox = await startSandbox({ rateLimit: false, accounts: { [KEY]: seed() } });
+    sandbox = await startSandbox({ edgesWritable: true, rateLimit: false, accounts: { [KEY]: seed() } });
   });
   afterAll(() => sandbox.close());
 

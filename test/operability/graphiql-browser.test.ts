@@ -108,12 +108,14 @@ describe.skipIf(skip)('GraphiQL in headless Chromium, offline', () => {
       expect(JSON.parse(response.request().postData() ?? '{}').variables).toEqual(
         first.variables(standInIds),
       );
-      const body = (await response.json()) as { data?: { tunnels?: { edges: { node: { id: string } }[] } } };
-      const tunnels = demoData().tunnels ?? [];
-      expect(body.data?.tunnels?.edges.map((e) => e.node.id)).toEqual(tunnels.slice(0, 5).map((t) => t.id));
-      const firstId = tunnels[0]?.id ?? '';
-      await waitInPage(page, 'tunnels in the result pane', () =>
-        Boolean(document.querySelector('.graphiql-response')?.textContent?.includes('"tunnels"')),
+      const body = (await response.json()) as { data?: { endpoints?: { nodes: { id: string }[] } } };
+      // The first tab lists endpoints (the provider's current model), as the demo data has them.
+      const listed = body.data?.endpoints?.nodes ?? [];
+      expect(listed).toHaveLength(8);
+      const firstId = listed[0]?.id ?? '';
+      expect(firstId).toMatch(/^ep_/);
+      await waitInPage(page, 'endpoints in the result pane', () =>
+        Boolean(document.querySelector('.graphiql-response')?.textContent?.includes('"endpoints"')),
       );
       const shown = await page.$eval('.graphiql-response', (n) => n.textContent ?? '');
       expect(shown.replace(/\s+/g, '')).toContain(firstId);

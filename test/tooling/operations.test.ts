@@ -43,7 +43,7 @@ describe('the example operations', () => {
   const backendUri = (id: string) => `${base}/backends/tunnel_group/${id}`;
 
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed } });
+    stack = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
     base = stack.sandbox.url;
   });
   afterAll(() => stack.close());
