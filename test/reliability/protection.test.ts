@@ -24,7 +24,6 @@ describe('circuit breaker', () => {
   let h: Stack;
   beforeAll(async () => {
     h = await startStack({
-      sandbox: { edgesWritable: true },
       accounts: { [KEY]: { tunnels } },
       // Refused credentials are remembered by default (refused-credentials.test.ts); here the 403 must reach the breaker.
       env: {
@@ -136,7 +135,6 @@ describe('per-credential concurrency cap', () => {
   let h: Stack;
   beforeAll(async () => {
     h = await startStack({
-      sandbox: { edgesWritable: true },
       accounts: { [KEY]: { tunnels }, [OTHER_KEY]: { tunnels } },
       env: { UPSTREAM_MAX_CONCURRENCY: '2', UPSTREAM_QUEUE_LIMIT: '3' },
     });
@@ -191,12 +189,7 @@ describe('keep-alive pool', () => {
   afterEach(() => h.close());
   const relay = (): Relay => h.relay as Relay;
   const start = async (env: Record<string, string>) => {
-    h = await startStack({
-      sandbox: { edgesWritable: true },
-      accounts: { [KEY]: { tunnels } },
-      env,
-      relay: true,
-    });
+    h = await startStack({ accounts: { [KEY]: { tunnels } }, env, relay: true });
   };
 
   it('never opens more than UPSTREAM_CONNECTIONS sockets', async () => {
@@ -247,7 +240,6 @@ describe('writes that never reached the upstream', () => {
 
   it('connection refused on every attempt: retried, then UPSTREAM_UNAVAILABLE', async () => {
     const h = await startStack({
-      sandbox: { edgesWritable: true },
       upstreamUrl: `http://127.0.0.1:${await closedPort()}`,
       env: { UPSTREAM_RETRY_BASE_MS: '10' },
     });
@@ -272,7 +264,6 @@ describe('writes that never reached the upstream', () => {
     let upstream: Sandbox | undefined;
     let starting: Promise<Sandbox> | undefined;
     const h = await startStack({
-      sandbox: { edgesWritable: true },
       upstreamUrl: `http://127.0.0.1:${port}`,
       env: { UPSTREAM_RETRY_BASE_MS: '400' },
       hooks: {

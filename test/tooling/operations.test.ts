@@ -50,18 +50,18 @@ describe('the example operations', () => {
 
   it('are the twelve named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
+      'Endpoints',
+      'Agents',
+      'CreateEndpoint',
       'TunnelsPage',
       'OneTunnel',
       'ByIds',
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
-      'Endpoints',
-      'Agents',
-      'CreateEndpoint',
-      'TunnelEvents',
       'EndpointEvents',
       'AgentEvents',
+      'TunnelEvents',
     ]);
     expect(ids).toBeDefined();
   });
