@@ -56,6 +56,7 @@ import {
 import {
   type LinkCarrier,
   subscriberLinkOf,
+  useRootPointer,
   useSingleConnectionRefusal,
   withCompression,
 } from './gateway/transports';
@@ -186,6 +187,7 @@ export function createGateway(config: Config, deps: GatewayDeps = {}): Gateway {
       // Host and Origin: before anything that answers or runs.
       useRequestGuards(guards),
       useSingleConnectionRefusal('/graphql'),
+      useRootPointer('/graphql', config.server.nodeEnv !== 'production'),
       useMetrics(metrics),
       useUpstreamReadiness(readiness, shared.redis),
       ...persisted.plugins,

@@ -25,6 +25,8 @@ interface Running {
   readonly url: string;
   /** Writes one line where the start-up lines went (the log). */
   readonly say: (line: string) => void;
+  /** SHUTDOWN_TIMEOUT_MS: how long close() lets in-flight operations finish. */
+  readonly shutdownTimeoutMs: number;
   close(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ async function embeddedStandIn(
   }
   const { startSandbox, demoData, DEFAULT_API_KEY: key } = await import('./sandbox');
   const seed = demoData();
-  const sandbox = await startSandbox({ accounts: { [key]: seed } });
+  const sandbox = await startSandbox({ accounts: { [key]: seed }, edgesWritable: config.live.edgesWritable });
   // One change per poll: a subscriber sees one event at each LIVE_POLL_INTERVAL_MS.
   if (config.live.standinChurn) sandbox.churn(key, { everyMs: config.live.pollIntervalMs });
   // The gateway holds the stand-in's key and listens on loopback: GraphiQL needs no header.
@@ -76,7 +78,10 @@ export async function start(
       'GATEWAY_TOKENS: required when NGROK_API_KEY is set and HOST is not loopback (anyone could use the key).',
     );
   }
-  const say = log ?? ((line: string) => logger.info(line));
+  // Where it listens and what it serves: printed whatever LOG_LEVEL (at info), unless it is silent.
+  const startup =
+    logger.isLevelEnabled('info') || logger.level === 'silent' ? logger : logger.child({}, { level: 'info' });
+  const say = log ?? ((line: string) => startup.info(line));
   // Loads the OpenTelemetry SDK only when an OTLP endpoint is configured.
   const tracing = await startTracing(effective.tracing, logger);
   const gateway = createGateway(effective, {
@@ -87,10 +92,17 @@ export async function start(
   });
   const server = createHttpServer(gateway.handler, effective.server);
   const websocket = attachWebSocket(server, gateway, effective);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(effective.server.port, host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(effective.server.port, host, resolve);
+    });
+  } catch (error) {
+    await websocket.close();
+    await gateway.close();
+    await standIn?.close();
+    throw listenError(error, host, effective.server.port);
+  }
   const address = server.address();
   const bound =
     typeof address === 'object' && address ? address : { address: host, port: effective.server.port };
@@ -103,7 +115,7 @@ export async function start(
   say(`Probes and metrics: ${url.replace(/\/graphql$/, '')}/health, /readiness, /metrics`);
   say(
     standIn
-      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? `; a demo tunnel comes online or goes offline every ${effective.live.pollIntervalMs / 1000} s, one event per poll` : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
+      ? `Upstream: a local stand-in of the ngrok API with demo data at ${effective.upstream.url} (no real account is used)${effective.live.standinChurn ? `; a demo tunnel comes online or goes offline every ${effective.live.pollIntervalMs / 1000} s, one event per poll` : ''}${effective.live.edgesWritable ? '; edges are writable (a demo: the real API refuses edge writes)' : ''}. No Authorization header is needed: the gateway holds the stand-in's key.`
       : `Upstream: ${effective.upstream.url} (${effective.upstream.apiKey === undefined ? 'each client forwards its own API key' : 'server-held API key'}).`,
   );
   if (tracing) say(`Tracing: spans sent over OTLP/HTTP to ${tracesUrl(effective.tracing)}`);
@@ -112,6 +124,7 @@ export async function start(
   return {
     url,
     say,
+    shutdownTimeoutMs: effective.server.shutdownTimeoutMs,
     /**
      * Graceful: stop accepting, let in-flight operations finish for up to SHUTDOWN_TIMEOUT_MS, then
      * cut what is left, close the upstream pool and the stand-in.
@@ -143,10 +156,28 @@ export async function start(
   };
 }
 
+/** Why listening failed, naming the address and what to do (EADDRINUSE, EACCES, EADDRNOTAVAIL). */
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return new Error(
+      `${where} is already in use (another gateway, or another program, listens there): stop it, or choose another port (PORT=4001 npm start, or npm start -- --port 4001).`,
+    );
+  if (code === 'EACCES')
+    return new Error(`${where} needs privileges to listen on: choose a port above 1023 (PORT=4000).`);
+  if (code === 'EADDRNOTAVAIL')
+    return new Error(`${where} is not an address of this machine: use 127.0.0.1 or 0.0.0.0.`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 /** The variables of a .env file (Node's own parser), or none when there is no such file. */
 function readEnvFile(path: string): Record<string, string | undefined> {
   return existsSync(path) ? parseEnv(readFileSync(path, 'utf8')) : {};
 }
+
+/** What close() may take beyond SHUTDOWN_TIMEOUT_MS (the upstream pool, Redis, spans) before exit is forced. */
+const SHUTDOWN_GRACE_MS = 2_000;
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -176,6 +207,9 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     running.say(`${signal}: shutting down`);
+    // Whatever close() waits on (a stream that does not end, a stdout that takes nothing), the
+    // process is gone shortly after SHUTDOWN_TIMEOUT_MS.
+    setTimeout(() => process.exit(1), running.shutdownTimeoutMs + SHUTDOWN_GRACE_MS).unref();
     running.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -6,7 +6,7 @@ import type { SharedState } from '../shared-state';
 import type { UpstreamTransport } from '../upstream';
 
 export interface LiveSettings {
-  readonly live: Omit<LiveConfig, 'standinChurn'>;
+  readonly live: Omit<LiveConfig, 'standinChurn' | 'edgesWritable'>;
   /** The transport's retries: a page call may cost 1 + this many calls. */
   readonly upstream: Pick<UpstreamConfig, 'retries' | 'rateLimitPerMin'>;
 }

@@ -24,8 +24,9 @@ Options:
   --latency MS        added latency on every operation (default 0)
   --churn             every 3 s a demo tunnel comes online or goes offline and a cloud endpoint is
                       created, changed or deleted (live events to watch)
-  --edges-read-only   refuse backend module writes with ERR_NGROK_7196, as the real API may since
-                      Edges were shut down on 2025-12-31
+  --edges-writable    accept backend module writes (a demo of the mutations); by default they are
+                      refused with ERR_NGROK_7196, as the real API refuses them since Edges were
+                      shut down on 2025-12-31 (npm start takes the same flag, or EDGES_WRITABLE)
   --help              show this help
 `;
 
@@ -63,7 +64,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       'no-rate-limit': { type: 'boolean' },
       latency: { type: 'string' },
       churn: { type: 'boolean' },
-      'edges-read-only': { type: 'boolean' },
+      'edges-writable': { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -85,7 +86,7 @@ function parse(argv: string[]): CliConfig | 'help' {
       port: integer('port', values.port, 8787, 0, 65_535),
       accounts,
       rateLimit: values['no-rate-limit'] ? false : { max, windowMs: MINUTE_MS },
-      edgesReadOnly: values['edges-read-only'] === true,
+      edgesWritable: values['edges-writable'] === true,
     },
     keys,
     latency: integer('latency', values.latency, 0, 0, 600_000),
@@ -110,9 +111,9 @@ function banner(url: string, config: CliConfig, sample: AccountSeed): string {
     ...(config.churn
       ? ['  churn: every 3 s a tunnel comes online or goes offline, and a cloud endpoint changes']
       : []),
-    ...(config.options.edgesReadOnly
-      ? ['  edges: read-only (backend module writes answer ERR_NGROK_7196)']
-      : []),
+    config.options.edgesWritable
+      ? '  edges: writable (a demo: the real API refuses backend module writes since 2025-12-31)'
+      : '  edges: read-only, as the real API (backend module writes answer ERR_NGROK_7196; --edges-writable for a demo)',
     'Try:',
     `  curl -s '${url}/tunnels?limit=2' ${headers}`,
     `  curl -s '${url}/endpoints?limit=5&filter=${encodeURIComponent('obj.type == "cloud"')}' ${headers}`,

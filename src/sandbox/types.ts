@@ -205,8 +205,11 @@ export interface SandboxOptions {
   maxConcurrentPerKey?: number | false;
   /** Base of every `uri` and `next_page_uri`. Default: the stand-in's own URL. */
   publicBaseUrl?: string;
-  /** Edges shut down (as since 2025-12-31): PUT and DELETE of a backend module answer 400 ERR_NGROK_7196. */
-  edgesReadOnly?: boolean;
+  /**
+   * Edges were shut down on 2025-12-31: as the real API, PUT and DELETE of a backend module answer
+   * 400 ERR_NGROK_7196 unless this is true (a demo or test of the seed's mutations). Default false.
+   */
+  edgesWritable?: boolean;
   /** What POST …/update meets for a session whose metadata names no `update` state. Default 'available'. */
   agentUpdate?: AgentUpdateState;
 }

@@ -71,7 +71,11 @@ describe("a fresh gateway's first answer, the budget's defaults", () => {
 describe('the upstream budget seen by clients', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed() }, env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' } });
+    stack = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed() },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' },
+    });
   });
   afterAll(() => stack.close());
 
@@ -123,7 +127,11 @@ describe('the upstream budget seen by clients', () => {
 describe("a streamed answer's upstreamBudget", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed() }, env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' } });
+    stack = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed() },
+      env: { UPSTREAM_RATE_LIMIT_PER_MIN: '10' },
+    });
   });
   afterAll(() => stack.close());
 
@@ -184,7 +192,7 @@ describe('the budget stage', () => {
     segments: ['edges', 'https', edge, 'routes', route, 'backend'],
   } as const;
   beforeAll(async () => {
-    sandbox = await startSandbox({ rateLimit: false, accounts: { [KEY]: seed() } });
+    sandbox = await startSandbox({ edgesWritable: true, rateLimit: false, accounts: { [KEY]: seed() } });
   });
   afterAll(() => sandbox.close());
 

@@ -92,7 +92,10 @@ describe.runIf(redisTestsRun)('three replicas sharing Redis', () => {
     );
 
   beforeAll(async () => {
-    [redis, sandbox] = await Promise.all([RedisServer.start(), startSandbox({ accounts })]);
+    [redis, sandbox] = await Promise.all([
+      RedisServer.start(),
+      startSandbox({ edgesWritable: true, accounts }),
+    ]);
     const bundle = await bundleMain();
     removeBundle = bundle.remove;
     const env = {

@@ -48,7 +48,7 @@ describe('httpsEdgeRouteBackend and its mutations', () => {
     `${stack.sandbox.url}/backends/${id.startsWith('bkdtg_') ? 'tunnel_group' : 'failover'}/${id}`;
 
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ sandbox: { edgesWritable: true } });
   });
   afterAll(() => stack.close());
   beforeEach(() => {

@@ -9,7 +9,10 @@ const LIST = '{ tunnels { nodes { id } } }';
 describe('pass-through: the client forwards its own ngrok API key', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: { tunnels: mine }, [OTHER_KEY]: { tunnels: theirs } } });
+    stack = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: { tunnels: mine }, [OTHER_KEY]: { tunnels: theirs } },
+    });
   });
   afterAll(() => stack.close());
   beforeEach(() => stack.sandbox.resetCalls());
@@ -70,6 +73,7 @@ describe('server-held key: clients present a gateway token', () => {
   const WRITE_TOKEN = 'write-token-abcdefghijklmnop';
   beforeAll(async () => {
     stack = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: { tunnels: mine } },
       env: { NGROK_API_KEY: KEY, GATEWAY_TOKENS: `${WRITE_TOKEN},${READ_TOKEN}:read` },
     });

@@ -10,10 +10,10 @@ const READ_ONLY =
   'This HTTPS edge is read-only: the ngrok API shut Edges down on 2025-12-31 and refuses changes to them. Use Cloud Endpoints and Traffic Policy instead.';
 const READ = `{ httpsEdgeRouteBackend(edgeId: "${edge}", routeId: "${route}") { backend { id } } }`;
 
-describe('a stand-in with read-only edges (edgesReadOnly, --edges-read-only)', () => {
+describe('the stand-in refuses edge writes by default, as the real API', () => {
   let h: Stack;
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: seed }, sandbox: { edgesReadOnly: true } });
+    h = await startStack({ accounts: { [KEY]: seed } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.resetCalls());

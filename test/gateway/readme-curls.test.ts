@@ -138,9 +138,10 @@ describe("the README's graphql-ws snippet, as printed", () => {
     for (const dir of bundles) rmSync(dir, { recursive: true, force: true });
   });
 
-  const run = (file: string) => {
+  const run = (file: string, env: Record<string, string> = {}) => {
     const child: ChildProcess = spawn(process.execPath, [file], {
       cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const out = { stdout: '', stderr: '', code: undefined as number | null | undefined };
@@ -156,25 +157,27 @@ describe("the README's graphql-ws snippet, as printed", () => {
     return { child, out };
   };
 
-  it('ends with a handled error for the placeholder token, and streams events with a key', async () => {
-    expect(snippet).toContain("'Bearer <ngrok API key or gateway token>'");
+  it('streams events as printed on the stand-in, with a key in TOKEN, and ends with a handled error for a bad one', async () => {
+    expect(snippet).toContain('process.env.TOKEN');
     const host = await gateway({});
-    const source = (snippet ?? '').replaceAll(GATEWAY, host);
+    const file = await bundled((snippet ?? '').replaceAll(GATEWAY, host));
 
-    const refused = run(await bundled(source));
+    const refused = run(file, { TOKEN: 'not a token' });
     await until(() => refused.out.code !== undefined, 'the snippet to end', 30_000);
     expect(refused.out).toEqual({ stdout: '', stderr: 'subscription ended: UNAUTHENTICATED\n', code: 0 });
 
-    const accepted = run(await bundled(source.replace('<ngrok API key or gateway token>', DEFAULT_API_KEY)));
-    try {
-      await until(
-        () => /\{ kind: 'ONLINE', tunnelId: 'tn_\w+' \}/.test(accepted.out.stdout),
-        'an event',
-        30_000,
-      );
-      expect(accepted.out.stderr).toBe('');
-    } finally {
-      accepted.child.kill();
+    for (const env of [{}, { TOKEN: DEFAULT_API_KEY }] as Record<string, string>[]) {
+      const accepted = run(file, env);
+      try {
+        await until(
+          () => /\{ kind: 'ONLINE', tunnelId: 'tn_\w+' \}/.test(accepted.out.stdout),
+          'an event',
+          30_000,
+        );
+        expect(accepted.out.stderr).toBe('');
+      } finally {
+        accepted.child.kill();
+      }
     }
   });
 });

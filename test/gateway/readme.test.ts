@@ -48,7 +48,9 @@ const fieldsOf = (value: Record<string, unknown>, prefix = ''): string[] =>
 describe('README', () => {
   let stack: Stack;
   beforeAll(async () => {
+    // The example table's edge mutations run on a stand-in whose edges are writable (EDGES_WRITABLE).
     stack = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: demoData() },
       env: { UPSTREAM_RATE_LIMIT_PER_MIN: '120' },
     });

@@ -17,7 +17,10 @@ const TWO_WRITES = `mutation {\n  ${replace('a', FIRST)}\n  ${replace('b', SECON
 describe('two writes in one mutation', () => {
   let h: Stack;
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: { ...seed, backends: [FIRST, SECOND] } } });
+    h = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: { ...seed, backends: [FIRST, SECOND] } },
+    });
   });
   afterAll(() => h.close());
   beforeEach(() => {

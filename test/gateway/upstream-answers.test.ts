@@ -15,7 +15,7 @@ const id = (i: number) => tunnels[i]?.id ?? '';
 describe('upstream errors map to codes with extensions.upstream', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: { tunnels } } });
+    stack = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: { tunnels } } });
   });
   afterAll(() => stack.close());
   afterEach(() => {

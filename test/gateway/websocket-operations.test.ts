@@ -96,7 +96,7 @@ describe('queries and mutations over graphql-ws', () => {
   let h: Stack;
   let client: WsClient;
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: seed() }, websocket: true });
+    h = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed() }, websocket: true });
     client = wsClient(h.wsUrl, { key: KEY });
   });
   afterAll(async () => {
@@ -195,7 +195,12 @@ describe('the same rules as over HTTP, where they are set', () => {
     for (const fn of cleanup.splice(0).reverse()) await fn();
   });
   async function stackWith(env: Record<string, string>) {
-    const h = await startStack({ accounts: { [KEY]: seed() }, websocket: true, env });
+    const h = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed() },
+      websocket: true,
+      env,
+    });
     cleanup.push(() => h.close());
     const connect = (key: string) => {
       const c = wsClient(h.wsUrl, { key });

@@ -1,7 +1,8 @@
 // GraphiQL in a real headless Chromium (Debian's `chromium`, driven by puppeteer-core): the page
 // renders with every request staying on loopback (its assets are served by the gateway, not a CDN),
 // opens on the first example operation with its variables, and running it shows tunnels; the
-// TunnelEvents tab subscribes over SSE and its events keep arriving in the result pane.
+// TunnelEvents tab subscribes over SSE and its events keep arriving in the result pane; in
+// pass-through mode, with no key, the first load shows no error and has the schema.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { EXAMPLE_OPERATIONS, exampleIdsFrom, PLACEHOLDER_IDS } from '../../src/gateway/graphiql';
 import { start } from '../../src/main';
-import { demoData } from '../../src/sandbox';
+import { demoData, startSandbox } from '../../src/sandbox';
 
 const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
@@ -107,12 +108,14 @@ describe.skipIf(skip)('GraphiQL in headless Chromium, offline', () => {
       expect(JSON.parse(response.request().postData() ?? '{}').variables).toEqual(
         first.variables(standInIds),
       );
-      const body = (await response.json()) as { data?: { tunnels?: { edges: { node: { id: string } }[] } } };
-      const tunnels = demoData().tunnels ?? [];
-      expect(body.data?.tunnels?.edges.map((e) => e.node.id)).toEqual(tunnels.slice(0, 5).map((t) => t.id));
-      const firstId = tunnels[0]?.id ?? '';
-      await waitInPage(page, 'tunnels in the result pane', () =>
-        Boolean(document.querySelector('.graphiql-response')?.textContent?.includes('"tunnels"')),
+      const body = (await response.json()) as { data?: { endpoints?: { nodes: { id: string }[] } } };
+      // The first tab lists endpoints (the provider's current model), as the demo data has them.
+      const listed = body.data?.endpoints?.nodes ?? [];
+      expect(listed).toHaveLength(8);
+      const firstId = listed[0]?.id ?? '';
+      expect(firstId).toMatch(/^ep_/);
+      await waitInPage(page, 'endpoints in the result pane', () =>
+        Boolean(document.querySelector('.graphiql-response')?.textContent?.includes('"endpoints"')),
       );
       const shown = await page.$eval('.graphiql-response', (n) => n.textContent ?? '');
       expect(shown.replace(/\s+/g, '')).toContain(firstId);
@@ -192,6 +195,60 @@ describe.skipIf(skip)('GraphiQL in headless Chromium, offline', () => {
       } finally {
         await page.close();
         await churning.close();
+      }
+    },
+    TIMEOUT * 2,
+  );
+
+  it(
+    'in pass-through mode, with no key, the first load has the schema and shows no error',
+    async () => {
+      if (!browser) throw new Error('no browser');
+      const upstream = await startSandbox({ rateLimit: false });
+      const passThrough = await start(
+        loadConfig({
+          NODE_ENV: 'development',
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'silent',
+          NGROK_API_URL: upstream.url,
+        }),
+        () => {},
+      );
+      const page = await browser.newPage();
+      try {
+        const introspection = page.waitForResponse(
+          (r) => r.request().method() === 'POST' && (r.request().postData() ?? '').includes('__schema'),
+          { timeout: TIMEOUT / 2 },
+        );
+        await page.goto(passThrough.url, { waitUntil: 'load', timeout: TIMEOUT / 2 });
+        const answer = await introspection;
+        // No Authorization header was sent (none malformed), and the schema came back.
+        expect(answer.request().headers().authorization).toBeUndefined();
+        expect(answer.status()).toBe(200);
+        const body = (await answer.json()) as {
+          data?: { __schema?: { queryType?: { name: string } } };
+          errors?: unknown;
+        };
+        expect(body.errors).toBeUndefined();
+        expect(body.data?.__schema?.queryType?.name).toBe('Query');
+        await waitInPage(page, 'the editors', () =>
+          Boolean(
+            document.querySelector('.graphiql-query-editor .view-lines')?.textContent?.includes('query'),
+          ),
+        );
+        // The documentation explorer lists the schema's root types (clicked until it shows).
+        await waitInPage(page, 'the documentation explorer', () => {
+          if (document.querySelector('.graphiql-doc-explorer')?.textContent?.includes('Query')) return true;
+          document.querySelector<HTMLElement>('button[aria-label="Show Documentation Explorer"]')?.click();
+          return false;
+        });
+        const shown = await page.$eval('.graphiql-response', (n) => n.textContent ?? '');
+        expect(shown).not.toMatch(/error|UNAUTHENTICATED/i);
+      } finally {
+        await page.close();
+        await passThrough.close();
+        await upstream.close();
       }
     },
     TIMEOUT * 2,

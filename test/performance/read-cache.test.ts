@@ -38,6 +38,7 @@ describe('per-credential read cache (CACHE_TTL_MS)', () => {
 
   beforeAll(async () => {
     stack = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed(1), [OTHER_KEY]: seed(2) },
       env: { CACHE_TTL_MS: '60000' },
     });
@@ -209,7 +210,7 @@ describe('read cache bounds', () => {
   });
 
   it('is off by default: every operation calls the upstream', async () => {
-    stack = await startStack({ accounts: { [KEY]: seed(1) } });
+    stack = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed(1) } });
     await stack.gql(LIST);
     await stack.gql(LIST);
     expect(stack.sandbox.calls('listTunnels')).toBe(2);
@@ -217,6 +218,7 @@ describe('read cache bounds', () => {
 
   it('holds CACHE_MAX_ENTRIES entries at most, the least recently used going first', async () => {
     stack = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed(1) },
       env: { CACHE_TTL_MS: '60000', CACHE_MAX_ENTRIES: '2' },
     });
@@ -230,7 +232,11 @@ describe('read cache bounds', () => {
   });
 
   it('serves an entry for CACHE_TTL_MS only', async () => {
-    stack = await startStack({ accounts: { [KEY]: seed(1) }, env: { CACHE_TTL_MS: '50' } });
+    stack = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed(1) },
+      env: { CACHE_TTL_MS: '50' },
+    });
     await stack.gql(LIST);
     await sleep(150);
     await stack.gql(LIST);

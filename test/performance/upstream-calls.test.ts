@@ -20,7 +20,10 @@ describe('upstream calls per operation', () => {
   let stack: Stack;
 
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed(1), [OTHER_KEY]: seed(2) } });
+    stack = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed(1), [OTHER_KEY]: seed(2) },
+    });
   });
   afterAll(() => stack.close());
   beforeEach(() => {

@@ -42,9 +42,10 @@ export const failedTunnel = (message: string, extensions: Record<string, unknown
 
 export const backendOf = (h: Stack) => h.sandbox.account(KEY).edges?.[0]?.routes[0]?.backend?.backendId;
 
-/** The stack most fault tests share: short timeouts and retry steps, no breaker. */
+/** The stack most fault tests share: short timeouts and retry steps, no breaker; edges writable (faulted writes). */
 export const startFaultStack = (): Promise<Stack> =>
   startStack({
+    sandbox: { edgesWritable: true },
     accounts: { [KEY]: seed() },
     // The breaker has its own tests; here it would open after a few faults in a row.
     env: { UPSTREAM_TIMEOUT_MS: '300', BREAKER_FAILURE_THRESHOLD: '0', UPSTREAM_RETRY_BASE_MS: '10' },

@@ -90,7 +90,7 @@ describe('bounded load against a flaky upstream', () => {
   beforeAll(async () => {
     h = await startStack({
       accounts: { [KEY]: seed },
-      sandbox: { maxConcurrentPerKey: MAX_CONCURRENCY },
+      sandbox: { maxConcurrentPerKey: MAX_CONCURRENCY, edgesWritable: true },
       env: {
         UPSTREAM_TIMEOUT_MS: '500',
         UPSTREAM_RETRY_BASE_MS: '5',

@@ -269,7 +269,12 @@ describe('writes that never reached the upstream', () => {
       hooks: {
         // The first attempt was refused: bring the upstream up on that port before the retry.
         retry: () => {
-          starting ??= startSandbox({ port, rateLimit: false, accounts: { [KEY]: seed() } });
+          starting ??= startSandbox({
+            edgesWritable: true,
+            port,
+            rateLimit: false,
+            accounts: { [KEY]: seed() },
+          });
         },
       },
     });

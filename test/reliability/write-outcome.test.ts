@@ -15,6 +15,7 @@ describe('writes whose outcome is unknown', () => {
   let h: Stack;
   beforeAll(async () => {
     h = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed },
       env: { UPSTREAM_TIMEOUT_MS: '300', BREAKER_FAILURE_THRESHOLD: '0' },
     });

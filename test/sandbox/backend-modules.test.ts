@@ -29,7 +29,11 @@ const fixture: AccountSeed = {
   backends: Object.values(backends),
 };
 
-const sandbox: Sandbox = await startSandbox({ accounts: { [KEY]: fixture }, rateLimit: false });
+const sandbox: Sandbox = await startSandbox({
+  edgesWritable: true,
+  accounts: { [KEY]: fixture },
+  rateLimit: false,
+});
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.seed(KEY, fixture));
 

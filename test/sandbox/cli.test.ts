@@ -136,24 +136,31 @@ describe('sandbox CLI', () => {
     expect(await server.exit).toBe(0);
   });
 
-  it('--edges-read-only refuses backend module writes with ERR_NGROK_7196, reads still answer', async () => {
-    const server = run(['--port', '0', '--edges-read-only']);
-    try {
-      const [, url] = await waitFor(server, /listening on (\S+)/);
-      await waitFor(server, /Stop with Ctrl\+C/);
-      expect(server.output()).toContain('edges: read-only');
-      const [, target] = server.output().match(/curl -s (\S+\/backend) /) ?? [];
-      const headers = { authorization: 'Bearer sandbox-key', 'ngrok-version': '2' };
-      const read = await fetch(target ?? `${url}/none`, { headers });
-      expect(read.status).toBe(200);
-      await read.text();
-      const write = await fetch(target ?? `${url}/none`, { method: 'DELETE', headers });
-      expect(write.status).toBe(400);
-      expect(((await write.json()) as { error_code: string }).error_code).toBe('ERR_NGROK_7196');
-    } finally {
-      server.child.kill('SIGTERM');
+  it('by default refuses backend module writes with ERR_NGROK_7196 as the real API, reads still answer; --edges-writable accepts them', async () => {
+    for (const [args, status, said] of [
+      [[], 400, 'edges: read-only, as the real API'],
+      [['--edges-writable'], 204, 'edges: writable'],
+    ] as const) {
+      const server = run(['--port', '0', ...args]);
+      try {
+        const [, url] = await waitFor(server, /listening on (\S+)/);
+        await waitFor(server, /Stop with Ctrl\+C/);
+        expect(server.output()).toContain(said);
+        const [, target] = server.output().match(/curl -s (\S+\/backend) /) ?? [];
+        const headers = { authorization: 'Bearer sandbox-key', 'ngrok-version': '2' };
+        const read = await fetch(target ?? `${url}/none`, { headers });
+        expect(read.status).toBe(200);
+        await read.text();
+        const write = await fetch(target ?? `${url}/none`, { method: 'DELETE', headers });
+        expect(write.status).toBe(status);
+        const body = await write.text();
+        if (status === 400)
+          expect((JSON.parse(body) as { error_code: string }).error_code).toBe('ERR_NGROK_7196');
+      } finally {
+        server.child.kill('SIGTERM');
+      }
+      expect(await server.exit).toBe(0);
     }
-    expect(await server.exit).toBe(0);
   });
 
   it('prints help and exits 0', async () => {
@@ -169,6 +176,7 @@ describe('sandbox CLI', () => {
       '--rate-limit',
       '--no-rate-limit',
       '--latency',
+      '--edges-writable',
     ]) {
       expect(help.output()).toContain(flag);
     }

@@ -24,7 +24,11 @@ const fixture: AccountSeed = {
   backends: [backend],
 };
 
-const sandbox: Sandbox = await startSandbox({ accounts: { [KEY]: fixture }, rateLimit: false });
+const sandbox: Sandbox = await startSandbox({
+  edgesWritable: true,
+  accounts: { [KEY]: fixture },
+  rateLimit: false,
+});
 afterAll(() => sandbox.close());
 afterEach(() => {
   sandbox.clearFaults();

@@ -55,6 +55,7 @@ describe('a development gateway holding a key, on loopback, without tokens', () 
   let h: Stack;
   beforeAll(async () => {
     h = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed },
       env: { NODE_ENV: 'development', HOST: '127.0.0.1', NGROK_API_KEY: KEY },
     });
@@ -161,6 +162,7 @@ describe('a development gateway holding a key, on loopback, without tokens', () 
 describe('what the listed origins and hosts open', () => {
   it('CORS_ORIGINS lets a listed origin in (preflight and request); ALLOWED_HOSTS adds a name', async () => {
     const h = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed },
       env: {
         NODE_ENV: 'production',
@@ -204,7 +206,11 @@ describe('what the listed origins and hosts open', () => {
   });
 
   it('pass-through mode keeps its rule: any origin in development, and any Host off loopback', async () => {
-    const h = await startStack({ accounts: { [KEY]: seed }, env: { NODE_ENV: 'development' } });
+    const h = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed },
+      env: { NODE_ENV: 'development' },
+    });
     try {
       const origin = 'http://localhost:3000';
       const post = await send(
@@ -251,7 +257,7 @@ describe('npm start', () => {
   });
 
   it('holding a key without tokens, says in one line what protects it', async () => {
-    const h = await startStack({ accounts: { [KEY]: seed } });
+    const h = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
     const lines: string[] = [];
     const running = await start(
       loadConfig({ PORT: '0', HOST: '127.0.0.1', NGROK_API_URL: h.sandbox.url, NGROK_API_KEY: KEY }),

@@ -9,7 +9,7 @@ const { edge, route, backend, seed } = account;
 describe('browser-borne requests', () => {
   let h: Stack;
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: seed } });
+    h = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
   });
   afterAll(() => h.close());
   beforeEach(() => h.sandbox.resetCalls());
@@ -117,6 +117,7 @@ describe('browser-borne requests', () => {
 describe('configured origins', () => {
   it('CORS_ORIGINS lets the listed origins in, and only them', async () => {
     const h = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed },
       env: { CORS_ORIGINS: 'https://app.example.com,http://localhost:5173' },
     });
@@ -146,7 +147,11 @@ describe('configured origins', () => {
   });
 
   it('development allows any origin by default (GraphiQL and local frontends)', async () => {
-    const h = await startStack({ accounts: { [KEY]: seed }, env: { NODE_ENV: 'development' } });
+    const h = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed },
+      env: { NODE_ENV: 'development' },
+    });
     try {
       const post = await h.raw({
         method: 'POST',

@@ -38,7 +38,7 @@ const refusedAsError = (body: Answer) =>
 describe('hostile ids and cursors never reach the upstream', () => {
   let h: Stack;
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: seed } });
+    h = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
   });
   afterAll(() => h.close());
 

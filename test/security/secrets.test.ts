@@ -36,7 +36,10 @@ describe('pass-through mode: keys and upstream text stay out of answers and logs
   let h: Stack;
   const unknownKey = 'unknown-key-0123456789abcdef';
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: seed(), [OTHER_KEY]: seed(theirs) } });
+    h = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed(), [OTHER_KEY]: seed(theirs) },
+    });
   });
   afterAll(() => h.close());
   beforeEach(() => {
@@ -97,6 +100,7 @@ describe('server-held key mode: gateway tokens with scopes', () => {
   const WRITE = 'write-token-0123456789abcdef';
   beforeAll(async () => {
     h = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed() },
       env: { NGROK_API_KEY: KEY, GATEWAY_TOKENS: `${WRITE}:read+write,${READ}:read` },
     });
@@ -155,7 +159,11 @@ describe('server-held key mode: gateway tokens with scopes', () => {
 describe('production masking', () => {
   let h: Stack;
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: seed() }, env: { NODE_ENV: 'production' } });
+    h = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed() },
+      env: { NODE_ENV: 'production' },
+    });
   });
   afterAll(() => h.close());
 
@@ -166,7 +174,7 @@ describe('production masking', () => {
   });
 
   it('suggestions stay on outside production', async () => {
-    const dev = await startStack({ accounts: { [KEY]: seed() } });
+    const dev = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed() } });
     try {
       const { body } = await dev.gql(TUNNEL.replace('{ id }', '{ idd }'), { id: mine[0]?.id });
       expect(body.errors?.[0]?.message).toBe('Cannot query field "idd" on type "Tunnel". Did you mean "id"?');

@@ -44,7 +44,12 @@ describe('graphql-ws on a development gateway holding a key, on loopback, withou
   let port: string;
   const clients: WsClient[] = [];
   beforeAll(async () => {
-    h = await startStack({ accounts: { [KEY]: seed }, websocket: true, env: KEY_HOLDER });
+    h = await startStack({
+      sandbox: { edgesWritable: true },
+      accounts: { [KEY]: seed },
+      websocket: true,
+      env: KEY_HOLDER,
+    });
     port = new URL(h.url).port;
   });
   afterAll(() => h.close());
@@ -142,6 +147,7 @@ describe('what opens a socket where the rules allow', () => {
 
   it('CORS_ORIGINS lets a listed origin in, ALLOWED_HOSTS a name; others are refused', async () => {
     const h = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed },
       websocket: true,
       env: {
@@ -164,6 +170,7 @@ describe('what opens a socket where the rules allow', () => {
   it('GATEWAY_TOKENS: a token on the upgrade or in connection_init opens it; a bad one gets 401 or 4401, no data', async () => {
     const TOKEN = 'ws-writer-token-0123456789';
     const h = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed },
       websocket: true,
       env: { NGROK_API_KEY: KEY, GATEWAY_TOKENS: TOKEN },
@@ -214,7 +221,7 @@ describe('what opens a socket where the rules allow', () => {
   });
 
   it('npm start holding a key says the upgrade is checked, and a foreign page gets no socket', async () => {
-    const h = await startStack({ accounts: { [KEY]: seed } });
+    const h = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
     cleanup.push(() => h.close());
     const lines: string[] = [];
     const running = await start(

@@ -50,7 +50,7 @@ const backendOf = (data: unknown) => (data as ModuleData | undefined)?.httpsEdge
 describe('client caches after a mutation', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed } });
+    stack = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
   });
   afterAll(() => stack.close());
   // Each case starts from the seeded module.

@@ -106,8 +106,9 @@ describe('the typed client example', () => {
   let stack: Stack;
   let persistedOnly: Stack;
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed } });
+    stack = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
     persistedOnly = await startStack({
+      sandbox: { edgesWritable: true },
       accounts: { [KEY]: seed },
       env: {
         PERSISTED_OPERATIONS_FILE: join(generatedDir, 'persisted-documents.json'),

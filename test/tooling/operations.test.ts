@@ -43,26 +43,26 @@ describe('the example operations', () => {
   const backendUri = (id: string) => `${base}/backends/tunnel_group/${id}`;
 
   beforeAll(async () => {
-    stack = await startStack({ accounts: { [KEY]: seed } });
+    stack = await startStack({ sandbox: { edgesWritable: true }, accounts: { [KEY]: seed } });
     base = stack.sandbox.url;
   });
   afterAll(() => stack.close());
 
   it('are the thirteen named operations, in GraphiQL’s tab order', () => {
     expect([...operations.keys()]).toEqual([
+      'Endpoints',
+      'Agents',
+      'CreateEndpoint',
       'TunnelsPage',
       'OneTunnel',
       'ByIds',
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
-      'Endpoints',
-      'Agents',
-      'CreateEndpoint',
       'EdgeRoutes',
-      'TunnelEvents',
       'EndpointEvents',
       'AgentEvents',
+      'TunnelEvents',
     ]);
     expect(ids).toBeDefined();
   });

@@ -93,7 +93,15 @@ const LAYERS: readonly Layer[] = [
   {
     name: 'leaves',
     why: 'settings, the logger, the error vocabulary, id checks, the resource kinds and the clock: everything may use them',
-    holds: ['src/config/', 'src/log.ts', 'src/errors.ts', 'src/ids.ts', 'src/time.ts', 'src/resources/'],
+    holds: [
+      'src/config/',
+      'src/log.ts',
+      'src/log-output.ts',
+      'src/errors.ts',
+      'src/ids.ts',
+      'src/time.ts',
+      'src/resources/',
+    ],
   },
 ];
 

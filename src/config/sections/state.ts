@@ -82,6 +82,12 @@ export const live = {
     default: false,
     parse: boolean,
   }),
+  edgesWritable: option({
+    env: 'EDGES_WRITABLE',
+    help: 'the embedded stand-in accepts backend module writes (a demo of the mutations); by default it refuses them with ERR_NGROK_7196 (FORBIDDEN), as the real API does since Edges were shut down on 2025-12-31 (npm run sandbox: --edges-writable)',
+    default: false,
+    parse: boolean,
+  }),
 };
 
 export const redis = {

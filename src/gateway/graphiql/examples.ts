@@ -13,8 +13,88 @@ export interface ExampleOperation {
 
 const route = (ids: ExampleIds) => ({ edgeId: ids.edgeId, routeId: ids.routeId });
 
-/** In GraphiQL's tab order. */
+/** In GraphiQL's tab order: the provider's current model (endpoints, agents) first, then the deprecated `/tunnels` list and the read-only edges. */
 export const EXAMPLE_OPERATIONS: readonly ExampleOperation[] = [
+  {
+    name: 'Endpoints',
+    variables: () => ({ first: 8, filter: { types: ['AGENT', 'CLOUD'] } }),
+    document: /* GraphQL */ `# Endpoints, newest first, filtered upstream; an agent endpoint's tunnel joined (2 upstream calls here; up to 10 predicted).
+query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
+  endpoints(first: $first, after: $after, filter: $filter) {
+    nodes {
+      id
+      url
+      type
+      typeName
+      bindings
+      trafficPolicy
+      tunnel {
+        node {
+          ... on Tunnel {
+            id
+            region
+            forwardsTo
+          }
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'Agents',
+    variables: () => ({ first: 10 }),
+    document: /* GraphQL */ `# Online agents; endpoints with their agent, reserved domain and TCP address joined (one call per list and per kind).
+query Agents($first: Int = 20) {
+  tunnelSessions(first: $first) {
+    nodes { id os agentVersion region ip startedAt }
+  }
+  endpoints(first: $first) {
+    nodes {
+      id
+      url
+      tunnelSession { node { ... on TunnelSession { id os agentVersion } } }
+      domain { node { ... on ReservedDomain { id domain cnameTarget } } }
+      tcpAddr { node { ... on ReservedAddress { id addr } } }
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'CreateEndpoint',
+    variables: () => ({
+      url: 'https://new-app.example.com',
+      trafficPolicy:
+        'on_http_request:\n  - actions:\n      - type: custom-response\n        config:\n          status_code: 200\n',
+    }),
+    document: /* GraphQL */ `# Creates a cloud endpoint with its Traffic Policy. Expected failures (a taken URL, a bad policy) are data.
+mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: String) {
+  createCloudEndpoint(input: { url: $url, trafficPolicy: $trafficPolicy, description: $description }) {
+    __typename
+    ... on CreateCloudEndpointPayload {
+      endpoint {
+        id
+        url
+        type
+        trafficPolicy
+        createdAt
+      }
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+`,
+  },
   {
     name: 'TunnelsPage',
     variables: () => ({ first: 5 }),
@@ -163,86 +243,6 @@ mutation DeleteBackend($edgeId: ID!, $routeId: ID!) {
       code
       message
       id
-    }
-    ... on InvalidInputError {
-      code
-      message
-      field
-    }
-  }
-}
-`,
-  },
-  {
-    name: 'Endpoints',
-    variables: () => ({ first: 8, filter: { types: ['AGENT', 'CLOUD'] } }),
-    document: /* GraphQL */ `# Endpoints, newest first, filtered upstream; an agent endpoint's tunnel joined (2 upstream calls here; up to 10 predicted).
-query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
-  endpoints(first: $first, after: $after, filter: $filter) {
-    nodes {
-      id
-      url
-      type
-      typeName
-      bindings
-      trafficPolicy
-      tunnel {
-        node {
-          ... on Tunnel {
-            id
-            region
-            forwardsTo
-          }
-        }
-      }
-    }
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
-  }
-}
-`,
-  },
-  {
-    name: 'Agents',
-    variables: () => ({ first: 10 }),
-    document: /* GraphQL */ `# Online agents; endpoints with their agent, reserved domain and TCP address joined (one call per list and per kind).
-query Agents($first: Int = 20) {
-  tunnelSessions(first: $first) {
-    nodes { id os agentVersion region ip startedAt }
-  }
-  endpoints(first: $first) {
-    nodes {
-      id
-      url
-      tunnelSession { node { ... on TunnelSession { id os agentVersion } } }
-      domain { node { ... on ReservedDomain { id domain cnameTarget } } }
-      tcpAddr { node { ... on ReservedAddress { id addr } } }
-    }
-  }
-}
-`,
-  },
-  {
-    name: 'CreateEndpoint',
-    variables: () => ({
-      url: 'https://new-app.example.com',
-      trafficPolicy:
-        'on_http_request:\n  - actions:\n      - type: custom-response\n        config:\n          status_code: 200\n',
-    }),
-    document: /* GraphQL */ `# Creates a cloud endpoint with its Traffic Policy. Expected failures (a taken URL, a bad policy) are data.
-mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: String) {
-  createCloudEndpoint(input: { url: $url, trafficPolicy: $trafficPolicy, description: $description }) {
-    __typename
-    ... on CreateCloudEndpointPayload {
-      endpoint {
-        id
-        url
-        type
-        trafficPolicy
-        createdAt
-      }
     }
     ... on InvalidInputError {
       code

@@ -1,7 +1,7 @@
 // GraphiQL opens with one tab per example operation (./examples.ts), the first one active with its
 // variables (./example-ids.ts): real ids of the demo data on the embedded stand-in, where the
-// gateway holds the stand-in's key and no header is needed; placeholders elsewhere, plus the
-// Authorization header to fill in. Off in production. The page itself is built by
+// gateway holds the stand-in's key and no header is needed; placeholders elsewhere, plus how to add
+// the Authorization header (as comments: nothing malformed is sent). Off in production. The page itself is built by
 // ./graphiql-page.ts (no CDN) and served by ./graphiql-cache.ts (compressed once, with an ETag).
 import type { GraphiQLOptions } from 'graphql-yoga';
 import type { Config } from '../../config';
@@ -18,11 +18,25 @@ interface GraphiQLTab {
 /** Yoga's options plus `variables`, which its page passes to GraphiQL as the initial variables. */
 export type PageOptions = GraphiQLOptions & { readonly variables?: string };
 
-/** The Authorization header a person must add, or undefined when the gateway needs none. */
+/** What the Authorization header must carry, or undefined when the gateway needs none. */
 function headerHint(config: Config, onStandIn: boolean): string | undefined {
   if (onStandIn) return undefined;
-  if (config.upstream.apiKey === undefined) return 'Bearer <your ngrok API key>';
-  return config.access.gatewayTokens.length > 0 ? 'Bearer <a gateway token>' : undefined;
+  if (config.upstream.apiKey === undefined) return 'your ngrok API key';
+  return config.access.gatewayTokens.length > 0 ? 'a gateway token' : undefined;
+}
+
+/**
+ * The headers editor's text: how to add the header, as comments (GraphiQL reads the editor as JSON
+ * with comments), so nothing malformed is sent: the schema loads with no key (introspection needs
+ * none) and the first run that needs one answers UNAUTHENTICATED, saying so.
+ */
+function headersHint(what: string): string {
+  return [
+    '{',
+    `  // Runs need ${what}: remove the two slashes below and put it after "Bearer ".`,
+    '  // "Authorization": "Bearer "',
+    '}',
+  ].join('\n');
 }
 
 /** The tabs GraphiQL opens with, in order. */
@@ -32,7 +46,7 @@ function exampleTabs(
   operations: readonly ExampleOperation[] = EXAMPLE_OPERATIONS,
 ): GraphiQLTab[] {
   const hint = headerHint(config, standInIds !== undefined);
-  const headers = hint === undefined ? undefined : JSON.stringify({ Authorization: hint }, null, 2);
+  const headers = hint === undefined ? undefined : headersHint(hint);
   return operations.map((op) => ({
     query: op.document,
     variables: JSON.stringify(op.variables(standInIds ?? PLACEHOLDER_IDS), null, 2),

@@ -4,25 +4,6 @@
 /** In GraphiQL's tab order; examples.ts lists them after the queries and mutations. */
 export const LIVE_EXAMPLES = [
   {
-    name: 'TunnelEvents',
-    variables: () => ({ includeCurrent: true }),
-    document: /* GraphQL */ `# Live: an ONLINE event for every tunnel online now (includeCurrent), then each tunnel that comes online or goes offline.
-subscription TunnelEvents($includeCurrent: Boolean = false) {
-  tunnelEvents(includeCurrent: $includeCurrent) {
-    kind
-    tunnelId
-    observedAt
-    tunnel {
-      id
-      publicUrl
-      proto
-      region
-    }
-  }
-}
-`,
-  },
-  {
     name: 'EndpointEvents',
     variables: () => ({ includeCurrent: true }),
     document: /* GraphQL */ `# Live: an ONLINE event for every endpoint listed now (includeCurrent), then each one that appears, changes (UPDATED) or goes.
@@ -56,6 +37,25 @@ subscription AgentEvents($includeCurrent: Boolean = false) {
       agentVersion
       region
       startedAt
+    }
+  }
+}
+`,
+  },
+  {
+    name: 'TunnelEvents',
+    variables: () => ({ includeCurrent: true }),
+    document: /* GraphQL */ `# Live: an ONLINE event for every tunnel online now (includeCurrent), then each tunnel that comes online or goes offline.
+subscription TunnelEvents($includeCurrent: Boolean = false) {
+  tunnelEvents(includeCurrent: $includeCurrent) {
+    kind
+    tunnelId
+    observedAt
+    tunnel {
+      id
+      publicUrl
+      proto
+      region
     }
   }
 }

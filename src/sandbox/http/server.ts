@@ -118,7 +118,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       body,
       account,
       base,
-      edgesReadOnly: options.edgesReadOnly === true,
+      edgesReadOnly: options.edgesWritable !== true,
       agentUpdate: options.agentUpdate ?? 'available',
     });
     return outcome.status === 204 ? emptyReply(opId) : jsonReply(outcome.status, outcome.json, opId);

@@ -98,6 +98,9 @@ builder.queryField('tunnels', (t) =>
     {
       type: TunnelNode,
       description: 'Online tunnels, newest first. Forward paging only: first (1..100, default 20) and after.',
+      // As the provider marks GET /tunnels; the field and its answers stay as they are.
+      deprecationReason:
+        "The provider deprecated GET /tunnels in favour of GET /endpoints: use endpoints (each agent tunnel has an agent endpoint, ep_ with the tunnel's suffix). It still answers.",
       ...upstreamCalls({ kind: 'page' }),
       resolve: (_root, args, ctx) =>
         forwardPage('tunnels', args, cursorOf(TUNNEL), (first, beforeId) =>

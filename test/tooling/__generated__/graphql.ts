@@ -59,6 +59,46 @@ export type TunnelSessionEventKind =
   /** The session is online and was not in the previous observation (with includeCurrent: it is online now). */
   | 'ONLINE';
 
+export type EndpointsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: EndpointFilter | null | undefined;
+}>;
+
+
+export type EndpointsQuery = { endpoints: { nodes: Array<{ id: string, url: string, type: EndpointType | null, typeName: string, bindings: Array<string>, trafficPolicy: string | null, tunnel: { node:
+          | { id: string, region: string, forwardsTo: string | null }
+          | Record<PropertyKey, never>
+         | null } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type AgentsQueryVariables = Exact<{
+  first?: number | null | undefined;
+}>;
+
+
+export type AgentsQuery = { tunnelSessions: { nodes: Array<{ id: string, os: string | null, agentVersion: string | null, region: string | null, ip: string | null, startedAt: string }> }, endpoints: { nodes: Array<{ id: string, url: string, tunnelSession: { node:
+          | { id: string, os: string | null, agentVersion: string | null }
+          | Record<PropertyKey, never>
+         | null } | null, domain: { node:
+          | { id: string, domain: string, cnameTarget: string | null }
+          | Record<PropertyKey, never>
+         | null } | null, tcpAddr: { node:
+          | { id: string, addr: string }
+          | Record<PropertyKey, never>
+         | null } | null }> } };
+
+export type CreateEndpointMutationVariables = Exact<{
+  url: string;
+  trafficPolicy: string;
+  description?: string | null | undefined;
+}>;
+
+
+export type CreateEndpointMutation = { createCloudEndpoint:
+    | { __typename: 'CreateCloudEndpointPayload', endpoint: { id: string, url: string, type: EndpointType | null, trafficPolicy: string | null, createdAt: string } }
+    | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
+   };
+
 export type TunnelsPageQueryVariables = Exact<{
   first?: number | null | undefined;
   after?: string | null | undefined;
@@ -144,46 +184,6 @@ export type DeleteBackendMutation = { deleteHttpsEdgeRouteBackend:
     | { __typename: 'NotFoundError', code: string, message: string, id: string | null }
    };
 
-export type EndpointsQueryVariables = Exact<{
-  first?: number | null | undefined;
-  after?: string | null | undefined;
-  filter?: EndpointFilter | null | undefined;
-}>;
-
-
-export type EndpointsQuery = { endpoints: { nodes: Array<{ id: string, url: string, type: EndpointType | null, typeName: string, bindings: Array<string>, trafficPolicy: string | null, tunnel: { node:
-          | { id: string, region: string, forwardsTo: string | null }
-          | Record<PropertyKey, never>
-         | null } | null }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
-
-export type AgentsQueryVariables = Exact<{
-  first?: number | null | undefined;
-}>;
-
-
-export type AgentsQuery = { tunnelSessions: { nodes: Array<{ id: string, os: string | null, agentVersion: string | null, region: string | null, ip: string | null, startedAt: string }> }, endpoints: { nodes: Array<{ id: string, url: string, tunnelSession: { node:
-          | { id: string, os: string | null, agentVersion: string | null }
-          | Record<PropertyKey, never>
-         | null } | null, domain: { node:
-          | { id: string, domain: string, cnameTarget: string | null }
-          | Record<PropertyKey, never>
-         | null } | null, tcpAddr: { node:
-          | { id: string, addr: string }
-          | Record<PropertyKey, never>
-         | null } | null }> } };
-
-export type CreateEndpointMutationVariables = Exact<{
-  url: string;
-  trafficPolicy: string;
-  description?: string | null | undefined;
-}>;
-
-
-export type CreateEndpointMutation = { createCloudEndpoint:
-    | { __typename: 'CreateCloudEndpointPayload', endpoint: { id: string, url: string, type: EndpointType | null, trafficPolicy: string | null, createdAt: string } }
-    | { __typename: 'InvalidInputError', code: string, message: string, field: string | null }
-   };
-
 export type EdgeRoutesQueryVariables = Exact<{
   id: string | number;
 }>;
@@ -205,13 +205,6 @@ export type EdgeRoutesQuery = { httpsEdge: { id: string, hostports: Array<string
             | { __typename: 'WeightedBackend', backends: Array<{ weight: number, backend: { id: string } }> }
            | null } | null } | null }> } | null };
 
-export type TunnelEventsSubscriptionVariables = Exact<{
-  includeCurrent?: boolean | null | undefined;
-}>;
-
-
-export type TunnelEventsSubscription = { tunnelEvents: { kind: TunnelEventKind, tunnelId: string, observedAt: string, tunnel: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string } } };
-
 export type EndpointEventsSubscriptionVariables = Exact<{
   includeCurrent?: boolean | null | undefined;
 }>;
@@ -225,6 +218,13 @@ export type AgentEventsSubscriptionVariables = Exact<{
 
 
 export type AgentEventsSubscription = { tunnelSessionEvents: { kind: TunnelSessionEventKind, tunnelSessionId: string, observedAt: string, tunnelSession: { id: string, os: string | null, agentVersion: string | null, region: string | null, startedAt: string } } };
+
+export type TunnelEventsSubscriptionVariables = Exact<{
+  includeCurrent?: boolean | null | undefined;
+}>;
+
+
+export type TunnelEventsSubscription = { tunnelEvents: { kind: TunnelEventKind, tunnelId: string, observedAt: string, tunnel: { id: string, publicUrl: string | null, proto: TunnelProtocol | null, region: string } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -245,6 +245,102 @@ export class TypedDocumentString<TResult, TVariables>
   }
 }
 
+export const EndpointsDocument = new TypedDocumentString(`
+    query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
+  endpoints(first: $first, after: $after, filter: $filter) {
+    nodes {
+      id
+      url
+      type
+      typeName
+      bindings
+      trafficPolicy
+      tunnel {
+        node {
+          ... on Tunnel {
+            id
+            region
+            forwardsTo
+          }
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `, {"hash":"sha256:3dd67d34f0600f45367c6b6259f3e33c29751797be74be5c3ec9f0ed54ed7c26"}) as unknown as TypedDocumentString<EndpointsQuery, EndpointsQueryVariables>;
+export const AgentsDocument = new TypedDocumentString(`
+    query Agents($first: Int = 20) {
+  tunnelSessions(first: $first) {
+    nodes {
+      id
+      os
+      agentVersion
+      region
+      ip
+      startedAt
+    }
+  }
+  endpoints(first: $first) {
+    nodes {
+      id
+      url
+      tunnelSession {
+        node {
+          ... on TunnelSession {
+            id
+            os
+            agentVersion
+          }
+        }
+      }
+      domain {
+        node {
+          ... on ReservedDomain {
+            id
+            domain
+            cnameTarget
+          }
+        }
+      }
+      tcpAddr {
+        node {
+          ... on ReservedAddress {
+            id
+            addr
+          }
+        }
+      }
+    }
+  }
+}
+    `, {"hash":"sha256:0ac52edd7b2a7331bba035637434141e74d92028731402fad009ffe8ed202e7d"}) as unknown as TypedDocumentString<AgentsQuery, AgentsQueryVariables>;
+export const CreateEndpointDocument = new TypedDocumentString(`
+    mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: String) {
+  createCloudEndpoint(
+    input: {url: $url, trafficPolicy: $trafficPolicy, description: $description}
+  ) {
+    __typename
+    ... on CreateCloudEndpointPayload {
+      endpoint {
+        id
+        url
+        type
+        trafficPolicy
+        createdAt
+      }
+    }
+    ... on InvalidInputError {
+      code
+      message
+      field
+    }
+  }
+}
+    `, {"hash":"sha256:7bd4a4b734144ba255a01448c4abec552408795069159cc2e10e63a2c47897ca"}) as unknown as TypedDocumentString<CreateEndpointMutation, CreateEndpointMutationVariables>;
 export const TunnelsPageDocument = new TypedDocumentString(`
     query TunnelsPage($first: Int = 20, $after: String) {
   tunnels(first: $first, after: $after) {
@@ -379,102 +475,6 @@ export const DeleteBackendDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:ff866c5b814298687bd836183f2589468ef1238ec67865b678db64c7ee2fa19a"}) as unknown as TypedDocumentString<DeleteBackendMutation, DeleteBackendMutationVariables>;
-export const EndpointsDocument = new TypedDocumentString(`
-    query Endpoints($first: Int = 20, $after: String, $filter: EndpointFilter) {
-  endpoints(first: $first, after: $after, filter: $filter) {
-    nodes {
-      id
-      url
-      type
-      typeName
-      bindings
-      trafficPolicy
-      tunnel {
-        node {
-          ... on Tunnel {
-            id
-            region
-            forwardsTo
-          }
-        }
-      }
-    }
-    pageInfo {
-      hasNextPage
-      endCursor
-    }
-  }
-}
-    `, {"hash":"sha256:3dd67d34f0600f45367c6b6259f3e33c29751797be74be5c3ec9f0ed54ed7c26"}) as unknown as TypedDocumentString<EndpointsQuery, EndpointsQueryVariables>;
-export const AgentsDocument = new TypedDocumentString(`
-    query Agents($first: Int = 20) {
-  tunnelSessions(first: $first) {
-    nodes {
-      id
-      os
-      agentVersion
-      region
-      ip
-      startedAt
-    }
-  }
-  endpoints(first: $first) {
-    nodes {
-      id
-      url
-      tunnelSession {
-        node {
-          ... on TunnelSession {
-            id
-            os
-            agentVersion
-          }
-        }
-      }
-      domain {
-        node {
-          ... on ReservedDomain {
-            id
-            domain
-            cnameTarget
-          }
-        }
-      }
-      tcpAddr {
-        node {
-          ... on ReservedAddress {
-            id
-            addr
-          }
-        }
-      }
-    }
-  }
-}
-    `, {"hash":"sha256:0ac52edd7b2a7331bba035637434141e74d92028731402fad009ffe8ed202e7d"}) as unknown as TypedDocumentString<AgentsQuery, AgentsQueryVariables>;
-export const CreateEndpointDocument = new TypedDocumentString(`
-    mutation CreateEndpoint($url: String!, $trafficPolicy: String!, $description: String) {
-  createCloudEndpoint(
-    input: {url: $url, trafficPolicy: $trafficPolicy, description: $description}
-  ) {
-    __typename
-    ... on CreateCloudEndpointPayload {
-      endpoint {
-        id
-        url
-        type
-        trafficPolicy
-        createdAt
-      }
-    }
-    ... on InvalidInputError {
-      code
-      message
-      field
-    }
-  }
-}
-    `, {"hash":"sha256:7bd4a4b734144ba255a01448c4abec552408795069159cc2e10e63a2c47897ca"}) as unknown as TypedDocumentString<CreateEndpointMutation, CreateEndpointMutationVariables>;
 export const EdgeRoutesDocument = new TypedDocumentString(`
     query EdgeRoutes($id: ID!) {
   httpsEdge(id: $id) {
@@ -526,21 +526,6 @@ export const EdgeRoutesDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:654109079e2004733681eb47cf9c3eb63086e1a2dfba8fb759f9deb0e09e830b"}) as unknown as TypedDocumentString<EdgeRoutesQuery, EdgeRoutesQueryVariables>;
-export const TunnelEventsDocument = new TypedDocumentString(`
-    subscription TunnelEvents($includeCurrent: Boolean = false) {
-  tunnelEvents(includeCurrent: $includeCurrent) {
-    kind
-    tunnelId
-    observedAt
-    tunnel {
-      id
-      publicUrl
-      proto
-      region
-    }
-  }
-}
-    `, {"hash":"sha256:2f305dbf6b4d4126c1301c6e1369502424e24f57eac80997daa2436120d60051"}) as unknown as TypedDocumentString<TunnelEventsSubscription, TunnelEventsSubscriptionVariables>;
 export const EndpointEventsDocument = new TypedDocumentString(`
     subscription EndpointEvents($includeCurrent: Boolean = false) {
   endpointEvents(includeCurrent: $includeCurrent) {
@@ -572,3 +557,18 @@ export const AgentEventsDocument = new TypedDocumentString(`
   }
 }
     `, {"hash":"sha256:bb59d7d153060d65a623e166ba210cdf397ddbaf52f6b6da7fd41e2da3f2c3c7"}) as unknown as TypedDocumentString<AgentEventsSubscription, AgentEventsSubscriptionVariables>;
+export const TunnelEventsDocument = new TypedDocumentString(`
+    subscription TunnelEvents($includeCurrent: Boolean = false) {
+  tunnelEvents(includeCurrent: $includeCurrent) {
+    kind
+    tunnelId
+    observedAt
+    tunnel {
+      id
+      publicUrl
+      proto
+      region
+    }
+  }
+}
+    `, {"hash":"sha256:2f305dbf6b4d4126c1301c6e1369502424e24f57eac80997daa2436120d60051"}) as unknown as TypedDocumentString<TunnelEventsSubscription, TunnelEventsSubscriptionVariables>;
