@@ -58,7 +58,9 @@ describe('endpoint operations in /metrics and the request log', () => {
     await send('by-id', OPERATIONS.byId);
     const created = await send('create', OPERATIONS.create);
     made = dataOf<{ endpoint: { id: string } }>(created, 'createCloudEndpoint').endpoint.id;
-    await send('update', OPERATIONS.update, { input: { id: made, description: 'changed' } });
+    await send('update', OPERATIONS.update, {
+      input: { id: made, description: 'described-by-the-observability-test' },
+    });
     const refused = await send('update-agent', OPERATIONS.update, {
       input: { id: agentEndpoint, description: 'x' },
     });
@@ -165,7 +167,15 @@ describe('endpoint operations in /metrics and the request log', () => {
     const everything = [...stack.logs, await scrape(stack.url)].join('\n');
     expect(stack.logs.length).toBeGreaterThan(8);
     const upstreamTexts = [refusal, 'Resource not found', 'operation_id', 'status_code'];
-    const data = [URL_MADE, 'observed-endpoint', POLICY, 'on_http_request', 'changed', agentEndpoint, made];
+    const data = [
+      URL_MADE,
+      'observed-endpoint',
+      POLICY,
+      'on_http_request',
+      'described-by-the-observability-test',
+      agentEndpoint,
+      made,
+    ];
     for (const secret of [KEY, `Bearer ${KEY}`, ...upstreamTexts, ...data]) {
       expect(everything).not.toContain(secret);
     }

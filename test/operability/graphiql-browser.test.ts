@@ -76,6 +76,8 @@ describe.skipIf(skip)('GraphiQL in headless Chromium, offline', () => {
       const origin = new URL(running.url).origin;
       expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const page = await browser.newPage();
+      // Tall enough that the variables editor renders every line of the first tab's variables.
+      await page.setViewport({ width: 1280, height: 1800 });
       const requests: string[] = [];
       page.on('request', (request) => requests.push(request.url()));
 

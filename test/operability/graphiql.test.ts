@@ -79,6 +79,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       'BackendModule',
       'ReplaceBackend',
       'DeleteBackend',
+      'EdgeRoutes',
       'EndpointEvents',
       'AgentEvents',
       'TunnelEvents',
@@ -96,6 +97,7 @@ describe('GraphiQL on the embedded stand-in', () => {
       route,
       { ...route, backendId: ids?.backendId, enabled: true },
       route,
+      { id: ids?.edgeId },
       { includeCurrent: true },
       { includeCurrent: true },
       { includeCurrent: true },
@@ -142,8 +144,21 @@ describe('GraphiQL on the embedded stand-in', () => {
     // The embedded stand-in refuses edge writes as the real API does (EDGES_WRITABLE=true for a demo).
     expect(refused).toEqual(['ReplaceBackend: FORBIDDEN', 'DeleteBackend: FORBIDDEN']);
     const ids = exampleIdsFrom(demoData());
-    const [endpoints, agents, created, page, one, byIds, module, replaced, deleted, , agentEvent, event] =
-      results as Record<string, Record<string, unknown>>[];
+    const [
+      endpoints,
+      agents,
+      created,
+      page,
+      one,
+      byIds,
+      module,
+      replaced,
+      deleted,
+      edge,
+      ,
+      agentEvent,
+      event,
+    ] = results as Record<string, Record<string, unknown>>[];
     expect(page?.tunnels?.edges).toHaveLength(5);
     expect(one?.tunnel?.id).toBe(ids?.tunnelId);
     expect(byIds).toEqual({
@@ -156,6 +171,7 @@ describe('GraphiQL on the embedded stand-in', () => {
     expect(module?.httpsEdgeRouteBackend).toMatchObject({ edgeId: ids?.edgeId, routeId: ids?.routeId });
     expect(replaced).toEqual({});
     expect(deleted).toEqual({});
+    expect(edge?.httpsEdge).toMatchObject({ id: ids?.edgeId });
     // Filtered upstream; the agent endpoints' tunnels joined through Ref.node.
     type Listed = { nodes: { type: string; tunnel: { node: unknown } | null }[] };
     const listed = (endpoints?.endpoints as Listed | undefined)?.nodes ?? [];
