@@ -70,8 +70,10 @@ const afterExecution = {
   onExecuteDone({ args, result, setResult }: Parameters<ExecuteDone>[0]) {
     const ledger = args.contextValue.upstreamScope.ledger;
     if (ledger === undefined) return;
-    if (!isAsyncIterable(result)) return setResult(costed(result, ledger));
+    // Its answer counts every call it made: none starts after it, those on their way are awaited.
+    if (!isAsyncIterable(result)) return ledger.end().then(() => setResult(costed(result, ledger)));
     return {
+      onEnd: () => void ledger.end(),
       onNext: ({ result: payload, setResult: setPayload }: OnNext) => {
         if (reEvaluated(payload))
           setPayload({

@@ -38,6 +38,11 @@ export class CallLedger {
   };
   private standing: BudgetStanding | undefined;
   private admission: 'admitted' | 'refused' | undefined;
+  /** Set when its operation has answered: no attempt of it may start after (stages/report.ts). */
+  private over = false;
+  /** Its attempts on their way now, and who waits for the last to answer. */
+  private sending = 0;
+  private idle: (() => void)[] = [];
 
   /**
    * `request`: the ledger of the request this operation belongs to, which sums its operations';
@@ -81,6 +86,30 @@ export class CallLedger {
   judge(predicted: number, admitted: boolean): void {
     this.admission = admitted ? 'admitted' : 'refused';
     this.add('predicted', predicted - this.counts.predicted);
+  }
+
+  /** Whether its operation has answered: an attempt it would start now is refused unsent. */
+  get ended(): boolean {
+    return this.over;
+  }
+
+  /**
+   * Its operation answers: no attempt starts from now on (a call a failed field left queued would
+   * outlive the answer, uncounted); resolves once those on their way have answered, so the answer
+   * counts them all.
+   */
+  end(): Promise<void> {
+    this.over = true;
+    return this.sending === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** An attempt goes out (stages/report.ts); `landed` is called once its answer or failure is in. */
+  sent(): () => void {
+    this.sending += 1;
+    return () => {
+      this.sending -= 1;
+      if (this.sending === 0) for (const resolve of this.idle.splice(0)) resolve();
+    };
   }
 
   /** An attempt sent (stages/report.ts); `first`: the call's first, its resends (retry.ts) are the same call. */

@@ -15,4 +15,5 @@ export const MESSAGES = {
   PAUSED:
     'The ngrok API rate-limited this credential; the gateway sends nothing for it until Retry-After has passed.',
   UNEXPECTED: 'Unexpected error while calling the ngrok API.',
+  ENDED: 'The operation had answered before this call to the ngrok API was sent.',
 } as const;
