@@ -56,7 +56,15 @@ export type UpstreamCalls =
   /** A subscription: the account's poller makes the calls; only each event's joins are the subscriber's. */
   | { readonly kind: 'stream' };
 
-export const UPSTREAM_CALLS = 'upstreamCalls';
+const UPSTREAM_CALLS = 'upstreamCalls';
+
+/** What a field declares of its upstream calls (its `extensions.upstreamCalls`); undefined: none. */
+export const declaredCalls = (
+  field: { readonly extensions?: object | null } | undefined,
+): UpstreamCalls | undefined =>
+  (field?.extensions as Record<string, unknown> | null | undefined)?.[UPSTREAM_CALLS] as
+    | UpstreamCalls
+    | undefined;
 
 /** The field option that declares `calls`: `{ ...upstreamCalls({ kind: 'page' }) }`. */
 export const upstreamCalls = (calls: UpstreamCalls) => ({ extensions: { [UPSTREAM_CALLS]: calls } });

@@ -3,7 +3,7 @@
 // @n1ru4l/graphql-live-query-patch-json-patch's applyLiveQueryJSONPatch.
 import { applyLiveQueryJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-patch';
 import type { Client } from 'graphql-ws';
-import { until } from './support';
+import { readSse, until } from './support';
 
 interface LivePayload {
   data?: Record<string, unknown> | null;
@@ -72,29 +72,12 @@ export async function liveSse(
     liveClient(() => abort.abort()),
     { status: response.status },
   );
-  if (!response.body) throw new Error('no body');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = '';
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += value;
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (\w+)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event === 'next' && data) c.payloads.push(JSON.parse(data) as LivePayload);
-          if (event === 'complete') c.ended = 'complete';
-        }
-      }
-      c.ended ??= 'closed without complete';
-    } catch (error) {
-      c.ended ??= `broken: ${(error as Error).name}`;
-    }
-  })();
+  readSse(response, {
+    next: (data) => c.payloads.push(data as LivePayload),
+    ended: (how) => {
+      c.ended ??= how;
+    },
+  });
   return c;
 }
 

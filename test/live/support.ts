@@ -102,6 +102,39 @@ function subscriber(close: () => void): Subscriber {
   return s;
 }
 
+/**
+ * Reads a GraphQL over SSE response in the background: each `next` event's data, parsed, to `next`;
+ * how it ended to `ended`: 'complete', 'closed without complete', or 'broken: <error>'.
+ */
+export function readSse(
+  response: Response,
+  on: { next: (data: unknown) => void; ended: (how: string) => void },
+): void {
+  if (!response.body) throw new Error('no body');
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  void (async () => {
+    let buffer = '';
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (\w+)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event === 'next' && data) on.next(JSON.parse(data));
+          if (event === 'complete') on.ended('complete');
+        }
+      }
+      on.ended('closed without complete');
+    } catch (error) {
+      on.ended(`broken: ${(error as Error).name}`);
+    }
+  })();
+}
+
 /** Subscribes over GraphQL over SSE (POST, Accept: text/event-stream). `key` null: no credential. */
 export async function sse(
   url: string,
@@ -124,29 +157,12 @@ export async function sse(
     subscriber(() => abort.abort()),
     { status: response.status },
   );
-  if (!response.body) throw new Error('no body');
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = '';
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        buffer += value;
-        for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const event = /^event: (\w+)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (event === 'next' && data) s.results.push(JSON.parse(data) as EventResult);
-          if (event === 'complete') s.ended = 'complete';
-        }
-      }
-      s.ended ??= 'closed without complete';
-    } catch (error) {
-      s.ended ??= `broken: ${(error as Error).name}`;
-    }
-  })();
+  readSse(response, {
+    next: (data) => s.results.push(data as EventResult),
+    ended: (how) => {
+      s.ended ??= how;
+    },
+  });
   return s;
 }
 

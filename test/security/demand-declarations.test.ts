@@ -5,12 +5,12 @@
 import { getNamedType, isObjectType } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema';
-import { UPSTREAM_CALLS, type UpstreamCalls } from '../../src/schema/upstream-calls';
+import { declaredCalls, type UpstreamCalls } from '../../src/schema/upstream-calls';
 
 const declared = (type: string, field: string): UpstreamCalls | undefined => {
   const named = schema.getType(type);
   if (!isObjectType(named)) throw new Error(`no object type ${type}`);
-  return named.getFields()[field]?.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined;
+  return declaredCalls(named.getFields()[field]);
 };
 
 describe('upstream calls declared beside the fields', () => {

@@ -18,7 +18,6 @@ import {
   type ExecutionResult,
   GraphQLError,
   getOperationAST,
-  Kind,
   type OperationDefinitionNode,
   print,
 } from 'graphql';
@@ -27,17 +26,10 @@ import { type Context, observationContext } from '../../context';
 import { GatewayError } from '../../errors';
 import type { LiveQueryItem } from '../../live';
 import { toGraphQLError } from '../execution';
-import type { Operation } from '../limits/demand/collect';
+import { fragmentsOf, type Operation } from '../limits/demand/collect';
 import { liveReads } from './live-reads';
 
 type Execute = (args: ExecutionArgs) => ExecutionResult | Promise<ExecutionResult> | unknown;
-
-const fragmentsOf = (args: ExecutionArgs): Operation['fragments'] =>
-  new Map(
-    args.document.definitions.flatMap((d) =>
-      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d]] : [],
-    ),
-  );
 
 /** Each document's text, printed once: what tells two live queries' documents apart. */
 const texts = new WeakMap<DocumentNode, string>();
@@ -85,7 +77,7 @@ async function live(
   operation: OperationDefinitionNode,
 ): Promise<ExecutionResult | AsyncIterable<ExecutionResult>> {
   const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-  const op: Operation = { schema: args.schema, fragments: fragmentsOf(args), variables };
+  const op: Operation = { schema: args.schema, fragments: fragmentsOf(args.document), variables };
   const root = args.schema.getQueryType();
   if (!root) throw new Error('the schema has no query type');
   const reads = liveReads(op, root, operation.selectionSet);

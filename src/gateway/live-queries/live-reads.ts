@@ -18,7 +18,7 @@ import {
 import { type IdKind, kindOf } from '../../ids';
 import { type LiveKind, observedKindOf } from '../../live';
 import { NODE_RESOURCES, type NodeKind, type Resource, resourceOfKind } from '../../resources';
-import { type FetchingByKind, UPSTREAM_CALLS, type UpstreamCalls } from '../../schema/upstream-calls';
+import { declaredCalls, type FetchingByKind } from '../../schema/upstream-calls';
 import { idsOf } from '../limits/demand/arguments';
 import { collectFields, type Operation, subSelections } from '../limits/demand/collect';
 
@@ -26,9 +26,6 @@ export type LiveReads =
   | { readonly kinds: ReadonlySet<LiveKind> }
   /** Where (response path) and what (the field's coordinate) no observation covers. */
   | { readonly refused: { readonly path: string; readonly field: string; readonly why: string } };
-
-const declared = (field: GraphQLField<unknown, unknown>): UpstreamCalls | undefined =>
-  field.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined;
 
 /** The resource a connection lists: the type of its nodes. */
 function listedResource(type: GraphQLOutputType): Resource | undefined {
@@ -93,7 +90,7 @@ class Walk {
     node: FieldNode,
     refers: readonly IdKind[] | undefined,
   ): readonly IdKind[] | undefined {
-    const declaration = declared(field);
+    const declaration = declaredCalls(field);
     switch (declaration?.kind) {
       case undefined:
         return undefined;

@@ -2,6 +2,7 @@
 // fragments whose type condition applies, @skip/@include with the operation's variables, and fields
 // of one response name merged (their selection sets are asked together).
 import {
+  type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   GraphQLIncludeDirective,
@@ -82,6 +83,14 @@ export function collectFields(
   }
   return fields;
 }
+
+/** The document's fragments by name, as collecting needs them (Operation.fragments). */
+export const fragmentsOf = (document: DocumentNode): Map<string, FragmentDefinitionNode> =>
+  new Map(
+    document.definitions.flatMap((d) =>
+      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [],
+    ),
+  );
 
 /** The selection sets of merged field nodes. */
 export const subSelections = (nodes: readonly FieldNode[]): SelectionSetNode[] =>

@@ -16,8 +16,9 @@ import {
   type SelectionSetNode,
   visit,
 } from 'graphql';
-import { UPSTREAM_CALLS, type UpstreamCalls } from '../../../schema/upstream-calls';
+import { declaredCalls } from '../../../schema/upstream-calls';
 import { MAX_PAGE_SIZE } from '../../../upstream';
+import { fragmentsOf } from './collect';
 import { type Plan, type PlanRequest, planOperation } from './plan';
 
 /** The page to lower and the `first` at which the whole operation fits. */
@@ -42,18 +43,14 @@ interface PageNode {
 }
 
 const isPage = (field: GraphQLField<unknown, unknown> | undefined): boolean =>
-  (field?.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined)?.kind === 'page';
+  declaredCalls(field)?.kind === 'page';
 
 /** The operation's page fields, breadth first (each field node once, at the first place reached). */
 function pagesOf({ schema, document, operationName }: PlanRequest): PageNode[] {
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return [];
-  const fragments = new Map(
-    document.definitions.flatMap((d) =>
-      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [],
-    ),
-  );
+  const fragments = fragmentsOf(document);
   const queue: { set: SelectionSetNode; type: GraphQLCompositeType; path: readonly string[] }[] = [];
   const walked = new Map<SelectionSetNode, Set<string>>();
   const pages: PageNode[] = [];

@@ -18,20 +18,19 @@ import {
   isListType,
   isNonNullType,
   isObjectType,
-  Kind,
   type SelectionSetNode,
 } from 'graphql';
 import { GatewayError } from '../../../errors';
 import { kindOf } from '../../../ids';
 import {
+  declaredCalls,
   type FetchingByKind,
-  UPSTREAM_CALLS,
   type UpstreamCalls,
   WRAPPER,
 } from '../../../schema/upstream-calls';
 import { MAX_PAGE_SIZE } from '../../../upstream';
 import { ArgumentRefusal, firstOf, idsOf } from './arguments';
-import { collectFields, type Operation, subSelections } from './collect';
+import { collectFields, fragmentsOf, type Operation, subSelections } from './collect';
 import { fetchCalls } from './fetch-calls';
 import { type StreamCosts, streamCosts, withObservations } from './observation';
 import { add, larger, NOTHING, type Plan, type Position } from './plan-sums';
@@ -46,9 +45,6 @@ export type { Plan } from './plan-sums';
  * holds it; the object it names counts when joined).
  */
 const isWrapper = (type: GraphQLObjectType): boolean => type.extensions?.[WRAPPER] === true;
-
-const declared = (field: GraphQLField<unknown, unknown>): UpstreamCalls | undefined =>
-  field.extensions?.[UPSTREAM_CALLS] as UpstreamCalls | undefined;
 
 class Planner {
   /** Response keys down to the field being planned (an argument refusal names where). */
@@ -110,7 +106,7 @@ class Planner {
     // __typename and introspection fields: the schema answers them.
     if (!field) return NOTHING;
     const sets = subSelections(nodes);
-    const declaration = declared(field);
+    const declaration = declaredCalls(field);
     const args = field.args.length > 0 ? getArgumentValues(field, first, this.op.variables) : {};
     try {
       return this.declared(declaration, field, args, sets, at, items, refers);
@@ -263,11 +259,7 @@ export function planOperation(request: PlanRequest): Plan {
   const operation = getOperationAST(document, operationName);
   const root = operation && schema.getRootType(operation.operation);
   if (!operation || !root) return NOTHING;
-  const fragments = new Map(
-    document.definitions.flatMap((d) =>
-      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [],
-    ),
-  );
+  const fragments = fragmentsOf(document);
   const lookups = operation.operation === 'query' ? new RootLookups() : undefined;
   const planner = new Planner({ schema, fragments, variables: variables ?? {} }, lookups);
   const plan = planner.object(root, [operation.selectionSet], { n: 1, groups: 1 });
