@@ -18,6 +18,8 @@ describe('calls after an answer', () => {
         UPSTREAM_MAX_CONCURRENCY: '2',
         UPSTREAM_QUEUE_LIMIT: '3',
         MAX_UPSTREAM_CALLS_PER_OPERATION: '1000',
+        // One failure would open the circuit: a call refused after the answer is none.
+        BREAKER_FAILURE_THRESHOLD: '1',
       },
     });
   });
@@ -37,5 +39,9 @@ describe('calls after an answer', () => {
     );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(stack.sandbox.calls(undefined, 'k')).toBe(seen);
+    // The calls refused unsent said nothing about the upstream: the circuit stayed closed.
+    const next = await postGraphQL(stack.url, '{ endpoints(first: 1) { nodes { id } } }', {}, { key: 'k' });
+    expect(next.body.errors).toBeUndefined();
+    expect(next.upstreamCalls).toEqual({ predicted: 1, made: 1 });
   });
 });

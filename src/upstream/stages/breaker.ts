@@ -100,9 +100,12 @@ export class CircuitBreaker {
 /**
  * What an attempt's failure says about the upstream: 'failure' for what the upstream is
  * responsible for (a 5xx, a broken connection, silence for the whole UPSTREAM_TIMEOUT_MS);
- * 'neutral' for a timeout the gateway's own deadline cut short, which says nothing about it.
+ * 'neutral' for a timeout the gateway's own deadline cut short, or an attempt the gateway refused
+ * unsent, which say nothing about it.
  */
 function verdict(failure: AttemptFailure, fullBudget: boolean): 'healthy' | 'failure' | 'neutral' {
+  // Refused below the breaker, unsent (an operation that has answered): the upstream said nothing.
+  if (failure.delivery === 'local') return 'neutral';
   const status = statusOf(failure.error);
   // An answer, even a refusal, shows a working upstream.
   if (status !== undefined) return status < 500 ? 'healthy' : 'failure';
