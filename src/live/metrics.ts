@@ -2,7 +2,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { LiveKind } from './kinds/kinds';
 
-type PollOutcome = 'complete' | 'failed' | 'refused' | 'too_large';
+type PollOutcome = 'complete' | 'failed' | 'refused' | 'too_large' | 'lease_lost';
 
 export interface LiveMetrics {
   subscriptions(list: LiveKind, delta: number): void;
@@ -43,7 +43,7 @@ export function createLiveMetrics(registry: Registry, heldBytes: () => number = 
   });
   const polls = new Counter({
     name: 'gateway_live_polls_total',
-    help: 'Walks of a list (tunnels, endpoints, tunnel_sessions): complete (an observation), failed (discarded, backed off), refused (the upstream refused the list: its streams end), too_large (the list outgrew LIVE_MAX_SNAPSHOT_BYTES: its streams end).',
+    help: 'Walks of a list (tunnels, endpoints, tunnel_sessions): complete (an observation), failed (discarded, backed off), refused (the upstream refused the list: its streams end), too_large (the list outgrew LIVE_MAX_SNAPSHOT_BYTES: its streams end), lease_lost (cut short or discarded: another replica took the lease).',
     labelNames: ['list', 'outcome'] as const,
     registers,
   });

@@ -19,7 +19,7 @@ export {
   /** @internal test seam */ MemoryCacheStore,
   unexpiringCacheStore,
 } from './cache/memory-cache-store';
-export type { LeaseStore } from './lease/lease-store';
+export type { LeaseStore, Renewal } from './lease/lease-store';
 export { /** @internal test seam */ MemoryLeaseStore } from './lease/memory-lease-store';
 export { MemoryPauseStore } from './pause/memory-pause-store';
 export { MAX_PAUSE_MS, type PauseStore } from './pause/pause-store';

@@ -15,6 +15,7 @@ import { SharedEventTarget } from './events/shared-events';
 import { withFallback } from './fallback';
 import type { LeaseStore } from './lease/lease-store';
 import { MemoryLeaseStore } from './lease/memory-lease-store';
+import { OutageLeaseStore } from './lease/outage-lease-store';
 import { RedisLeaseStore } from './lease/redis-lease-store';
 import { MemoryPauseStore } from './pause/memory-pause-store';
 import type { PauseStore } from './pause/pause-store';
@@ -114,7 +115,7 @@ export function createSharedState(config: SharedStateConfig, logger?: Logger): S
       redis,
       { acquire: true, renew: true, release: true },
       new RedisLeaseStore(client, keys),
-      inProcess.leases,
+      new OutageLeaseStore(inProcess.leases, redis),
     ),
     snapshots: withFallback<SnapshotStore>(
       redis,

@@ -256,13 +256,14 @@ describe('in-process lease', () => {
     expect(await leases.acquire('poll:d', 'r1', 60_000)).toBe(true);
     expect(await leases.acquire('poll:d', 'r2', 60_000)).toBe(false);
     expect(await leases.acquire('poll:d', 'r1', 60_000)).toBe(true);
-    expect(await leases.renew('poll:d', 'r2', 60_000)).toBe(false);
+    expect(await leases.renew('poll:d', 'r2', 60_000)).toBe('lost');
     expect(await leases.release('poll:d', 'r2')).toBe(false);
     expect(await leases.release('poll:d', 'r1')).toBe(true);
     expect(await leases.acquire('poll:d', 'r2', 1)).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await leases.acquire('poll:d', 'r1', 60_000)).toBe(true);
-    expect(await leases.renew('poll:d', 'r2', 60_000)).toBe(false);
+    expect(await leases.renew('poll:d', 'r2', 60_000)).toBe('lost');
+    expect(await leases.renew('poll:d', 'r1', 60_000)).toBe('renewed');
   });
 });
 

@@ -172,11 +172,11 @@ describe.runIf(redisTestsRun)('shared state on Redis', () => {
     const name = `live:${DIGEST}`;
     expect(await r1.acquire(name, 'replica-1', 300)).toBe(true);
     expect(await r2.acquire(name, 'replica-2', 300)).toBe(false);
-    expect(await r1.renew(name, 'replica-1', 300)).toBe(true);
+    expect(await r1.renew(name, 'replica-1', 300)).toBe('renewed');
     expect(await r2.release(name, 'replica-2')).toBe(false);
     // replica-1 stops renewing (it died): replica-2 gets the lease after the TTL.
     await until(() => r2.acquire(name, 'replica-2', 60_000), 'the lease to expire');
-    expect(await r1.renew(name, 'replica-1', 300)).toBe(false);
+    expect(await r1.renew(name, 'replica-1', 300)).toBe('lost');
     expect(await r1.release(name, 'replica-1')).toBe(false);
     expect(await admin.get(keys.lease(name))).toBe('replica-2');
     expect(await r2.release(name, 'replica-2')).toBe(true);

@@ -102,6 +102,18 @@ export class RedisServer {
     }
   }
 
+  /** Freezes the server for `ms` (SIGSTOP, then SIGCONT): connections stay open, nothing answers. */
+  async stall(ms: number): Promise<void> {
+    const child = this.child;
+    if (!child) throw new Error('redis-server is not running');
+    child.kill('SIGSTOP');
+    try {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+    } finally {
+      child.kill('SIGCONT');
+    }
+  }
+
   /** Stops the server and waits for the process to exit. */
   async stop(): Promise<void> {
     const child = this.child;

@@ -2,7 +2,7 @@
 // is handed to Redis when it is back: the cluster decides again, and a holder's renew says whether
 // it still holds the lease.
 import { LRUCache } from 'lru-cache';
-import type { LeaseStore } from './lease-store';
+import type { LeaseStore, Renewal } from './lease-store';
 
 export class MemoryLeaseStore implements LeaseStore {
   private readonly holders: LRUCache<string, string>;
@@ -18,10 +18,10 @@ export class MemoryLeaseStore implements LeaseStore {
     return true;
   }
 
-  async renew(name: string, holder: string, ttlMs: number): Promise<boolean> {
-    if (this.holders.get(name) !== holder) return false;
+  async renew(name: string, holder: string, ttlMs: number): Promise<Renewal> {
+    if (this.holders.get(name) !== holder) return 'lost';
     this.holders.set(name, holder, { ttl: ttlMs });
-    return true;
+    return 'renewed';
   }
 
   async release(name: string, holder: string): Promise<boolean> {

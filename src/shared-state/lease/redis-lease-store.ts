@@ -4,7 +4,7 @@
 import type { Redis } from 'ioredis';
 import type { KeyNames } from '../redis/keys';
 import { redisScript } from '../redis/script';
-import type { LeaseStore } from './lease-store';
+import type { LeaseStore, Renewal } from './lease-store';
 
 // KEYS: the lease. ARGV: holder, ttl ms. Takes a free lease, or extends one the holder holds.
 const ACQUIRE = redisScript(`
@@ -40,8 +40,10 @@ export class RedisLeaseStore implements LeaseStore {
     return (await ACQUIRE(this.client, [this.keys.lease(name)], [holder, Math.ceil(ttlMs)])) === 1;
   }
 
-  async renew(name: string, holder: string, ttlMs: number): Promise<boolean> {
-    return (await RENEW(this.client, [this.keys.lease(name)], [holder, Math.ceil(ttlMs)])) === 1;
+  async renew(name: string, holder: string, ttlMs: number): Promise<Renewal> {
+    return (await RENEW(this.client, [this.keys.lease(name)], [holder, Math.ceil(ttlMs)])) === 1
+      ? 'renewed'
+      : 'lost';
   }
 
   async release(name: string, holder: string): Promise<boolean> {

@@ -137,7 +137,10 @@ export class Poller {
       },
       stillPolling: () => this.keeper.confirm(),
     });
-    if (!observed.ok) return false;
+    if (!observed.ok) {
+      metrics.poll(kind, 'lease_lost');
+      return false;
+    }
     this.pages.set(kind, Math.max(1, walked));
     this.previous.set(kind, observed.snapshot);
     metrics.poll(kind, 'complete');
@@ -203,7 +206,10 @@ export class Poller {
           delay = Math.max(intervalMs, paced) - (performance.now() - started);
         } catch (error) {
           if (this.waits.isStopped || error instanceof Stopped) break;
-          if (error instanceof LeaseLost) continue;
+          if (error instanceof LeaseLost) {
+            this.options.metrics.poll(kind, 'lease_lost');
+            continue;
+          }
           if (endsStreams(error)) {
             refused = this.ended(kind, error);
             if (refused) break;

@@ -2,15 +2,17 @@
 // (Redis, or this process): one replica holds it, renews it while it polls, and another replica
 // takes over once it expires (the holder died) or is released (the holder's subscribers left).
 import { randomUUID } from 'node:crypto';
-import type { LeaseStore } from '../../../shared-state';
+import type { LeaseStore, Renewal } from '../../../shared-state';
 
 export interface PollLease {
+  /** How long the lease lasts from a take or renewal the store answered. */
+  readonly ttlMs: number;
   /** Renew every this many ms while holding (Infinity: never needed). */
   readonly renewMs: number;
   /** True when this process may start polling the credential now (the lease is free or already its own). */
   take(digest: string): Promise<boolean>;
-  /** True when this process still holds the lease it took (now extended); false: stop polling. */
-  renew(digest: string): Promise<boolean>;
+  /** Whether this process still holds the lease it took (now extended), or the store did not say. */
+  renew(digest: string): Promise<Renewal>;
   release(digest: string): Promise<void>;
 }
 
@@ -22,7 +24,7 @@ export class StoredLease implements PollLease {
 
   constructor(
     private readonly leases: LeaseStore,
-    private readonly ttlMs: number,
+    readonly ttlMs: number,
   ) {
     // Renewed well before it expires: two renewals may fail (a slow Redis) before another replica may take it.
     this.renewMs = Math.max(1, Math.floor(ttlMs / 3));
@@ -32,7 +34,7 @@ export class StoredLease implements PollLease {
     return this.leases.acquire(leaseName(digest), this.holder, this.ttlMs);
   }
 
-  renew(digest: string): Promise<boolean> {
+  renew(digest: string): Promise<Renewal> {
     return this.leases.renew(leaseName(digest), this.holder, this.ttlMs);
   }
 
