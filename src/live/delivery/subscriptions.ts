@@ -12,7 +12,7 @@ import type { LiveMetrics } from '../metrics';
 import type { Observations } from '../observation/observations';
 import type { SubscriberLink } from './events/backlog';
 import { channelOf } from './events/channel';
-import { EventStream, type StreamItem } from './events/event-stream';
+import { EventStream, type StreamItem, type TooSlowCause } from './events/event-stream';
 import type { LiveQueryRequest } from './queries/query-group';
 import { QueryGroups } from './queries/query-groups';
 import type { QueryMetrics } from './queries/query-metrics';
@@ -58,6 +58,8 @@ export class Subscriptions {
       metrics: queryMetrics,
       logger,
       capBytes: settings.maxSubscriberBufferBytes,
+      stallMs: settings.maxSubscriberStallMs,
+      onTooSlow: (digest, link, cause) => this.tooSlow(digest, link, cause),
     });
   }
 
@@ -90,7 +92,7 @@ export class Subscriptions {
     link?: SubscriberLink,
   ): AsyncIterableIterator<StreamItem> {
     this.admit(key.digest);
-    const { settings, metrics, logger } = this.parts;
+    const { settings, metrics } = this.parts;
     const { digest } = key;
     let release: () => void = () => {};
     const stream: EventStream = new EventStream({
@@ -101,13 +103,7 @@ export class Subscriptions {
       capBytes: settings.maxSubscriberBufferBytes,
       stallMs: settings.maxSubscriberStallMs,
       link,
-      onTooSlow: (cause) => {
-        metrics.tooSlow(link?.transport ?? 'none', cause);
-        logger.info(
-          { credential: digest.slice(0, 8), transport: link?.transport ?? 'none', cause },
-          'live subscriber dropped: it read too slowly',
-        );
-      },
+      onTooSlow: (cause) => this.tooSlow(digest, link, cause),
       onHeld: (bytes) => metrics.held(bytes),
     });
     release = this.hold(key, stream, { needs: NEEDS.get(kind) ?? new Set([kind]), counted: true });
@@ -126,6 +122,16 @@ export class Subscriptions {
     );
     release = this.hold(key, stream, { needs: request.kinds, counted: false });
     return stream;
+  }
+
+  /** A stream of either kind dropped for reading too slowly: counted and logged. */
+  private tooSlow(digest: string, link: SubscriberLink | undefined, cause: TooSlowCause): void {
+    const transport = link?.transport ?? 'none';
+    this.parts.metrics.tooSlow(transport, cause);
+    this.parts.logger.info(
+      { credential: digest.slice(0, 8), transport, cause },
+      'live subscriber dropped: it read too slowly',
+    );
   }
 
   /** Refuses a new stream while shutting down or beyond the limits. */

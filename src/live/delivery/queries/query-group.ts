@@ -58,6 +58,8 @@ export class QueryGroup {
   private running: Promise<void> | undefined;
   private again = false;
   private wakers = new Set<() => void>();
+  /** Told of each new revision, read or not (a stream judges its reader by them). */
+  private readonly watchers = new Set<() => void>();
   private readonly detach: () => void;
   /** Resolves once notices published from now on reach the group (Redis confirmed its subscription). */
   readonly listening: Promise<void>;
@@ -93,6 +95,17 @@ export class QueryGroup {
       if (evaluated !== undefined && evaluated.revision > revision) return evaluated;
       await new Promise<void>((wake) => this.wakers.add(wake));
     }
+  }
+
+  /** The latest revision made (0: none yet). */
+  get revision(): number {
+    return this.evaluated?.revision ?? 0;
+  }
+
+  /** Calls `watcher` on each new revision from now on; the returned call stops it. */
+  watch(watcher: () => void): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** Wakes every stream waiting in `after` (one of them stopped, or the group ended). */
@@ -141,6 +154,7 @@ export class QueryGroup {
       if (!changed) return;
       this.evaluated = { result, json, revision: (this.evaluated?.revision ?? 0) + 1 };
       this.wake();
+      for (const watcher of this.watchers) watcher();
     } catch (error) {
       metrics.evaluated('failed', process.cpuUsage(started));
       // Its name only: an error's message or stack may carry what a log must not.

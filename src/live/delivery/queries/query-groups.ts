@@ -6,6 +6,7 @@
 import type { Logger } from '../../../log';
 import type { Observations } from '../../observation/observations';
 import type { SubscriberLink } from '../events/backlog';
+import type { TooSlowCause } from '../events/event-stream';
 import { type LiveQueryRequest, QueryGroup } from './query-group';
 import type { QueryMetrics } from './query-metrics';
 import { QueryStream } from './query-stream';
@@ -22,6 +23,10 @@ export interface GroupsParts {
   readonly logger: Logger;
   /** LIVE_MAX_SUBSCRIBER_BUFFER_BYTES: unsent bytes a live query's transport may hold. */
   readonly capBytes: number;
+  /** LIVE_MAX_SUBSCRIBER_STALL_MS: how long a newer result may wait unread. */
+  readonly stallMs: number;
+  /** A live query dropped for reading too slowly (counted and logged as subscribers are). */
+  readonly onTooSlow: (digest: string, link: SubscriberLink | undefined, cause: TooSlowCause) => void;
 }
 
 export class QueryGroups {
@@ -43,7 +48,7 @@ export class QueryGroups {
     link: SubscriberLink | undefined,
     onEnd: () => void,
   ): QueryStream {
-    const { observations, metrics, logger, capBytes } = this.parts;
+    const { observations, metrics, logger, capBytes, stallMs, onTooSlow } = this.parts;
     const key = `${digest} ${request.selection}`;
     let group = this.groups.get(key);
     if (group === undefined) {
@@ -58,8 +63,10 @@ export class QueryGroups {
       first: request.first,
       intervalMs: Math.max(LIVE_QUERY_MIN_INTERVAL_MS, request.throttleMs),
       capBytes,
+      stallMs,
       link,
       metrics,
+      onTooSlow: (cause) => onTooSlow(digest, link, cause),
       onEnd: () => {
         metrics.opened(-1);
         held.members -= 1;

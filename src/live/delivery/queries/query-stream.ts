@@ -3,11 +3,15 @@
 // format of @n1ru4l/graphql-live-query-patch-json-patch, whose generateJSONPatch makes it). It is
 // pulled: a payload is made when the transport asks for the next, from the latest evaluation, so
 // what waits for a slow reader is never more than the one previous result this stream keeps, and
-// evaluations a throttled or slow reader missed are folded into one patch.
+// evaluations a throttled or slow reader missed are folded into one patch. A reader that stops
+// reading stops the pulls, so it is judged as a subscriber is: a new result while its transport
+// holds more than the cap unsent, or one that waits unread for the stall time, drops it.
 import { generateJSONPatch } from '@n1ru4l/graphql-live-query-patch-json-patch';
 import type { ExecutionResult } from 'graphql';
 import { GatewayError } from '../../../errors';
 import type { SubscriberLink } from '../events/backlog';
+import type { TooSlowCause } from '../events/event-stream';
+import { StallWatch } from '../events/stall';
 import type { QueryGroup } from './query-group';
 import type { QueryMetrics } from './query-metrics';
 
@@ -28,6 +32,10 @@ export interface StreamParts {
   readonly intervalMs: number;
   /** Bytes its transport may hold unsent before the reader counts as too slow. */
   readonly capBytes: number;
+  /** How long a newer result may wait unread before the reader counts as too slow. */
+  readonly stallMs: number;
+  /** Called once, before onEnd, when the reader is dropped for reading too slowly. */
+  readonly onTooSlow: (cause: TooSlowCause) => void;
   readonly link: SubscriberLink | undefined;
   readonly metrics: QueryMetrics;
   readonly onEnd: () => void;
@@ -39,6 +47,12 @@ const tooSlow = (capBytes: number): GatewayError =>
     `Read too slowly: over ${capBytes} bytes of the live query waited unread; query again.`,
   );
 
+const stalled = (stallMs: number): GatewayError =>
+  new GatewayError(
+    'RATE_LIMITED',
+    `Read too slowly: a newer result of the live query waited ${stallMs} ms unread; query again.`,
+  );
+
 export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
   private revision = 0;
   /** The group's revision this stream's client holds. */
@@ -48,17 +62,42 @@ export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
   private sentAt = Number.NEGATIVE_INFINITY;
   private ended = false;
   private pause: { timer: NodeJS.Timeout; resolve: () => void } | undefined;
+  /** The transport waits for a payload: it reads. */
+  private reading = false;
+  /** The error that ended a dropped stream: the next read's, then done. */
+  private last: GatewayError | undefined;
+  private readonly stall: StallWatch;
+  private readonly unwatch: () => void;
 
-  constructor(private readonly parts: StreamParts) {}
+  constructor(private readonly parts: StreamParts) {
+    const { group, capBytes, stallMs, link } = parts;
+    const unsent = () => link?.backlogBytes() ?? 0;
+    this.stall = new StallWatch({
+      stallMs,
+      waiting: () => !this.reading && this.revision > 0 && group.revision > this.seen,
+      unsent,
+      onStalled: () => this.drop(stalled(stallMs), 'time'),
+    });
+    this.unwatch = group.watch(() => {
+      if (!this.reading && this.revision > 0 && unsent() > capBytes) this.drop(tooSlow(capBytes), 'size');
+    });
+  }
 
   [Symbol.asyncIterator](): AsyncIterableIterator<LiveQueryItem> {
     return this;
   }
 
   async next(): Promise<IteratorResult<LiveQueryItem>> {
+    const last = this.last;
+    this.last = undefined;
+    if (last !== undefined) return { done: false, value: last };
     if (this.ended) return { done: true, value: undefined };
-    const item = this.revision === 0 ? await this.first() : await this.change();
-    if (item === undefined || this.ended) return this.finish();
+    this.reading = true;
+    const item = await (this.revision === 0 ? this.first() : this.change()).finally(() => {
+      this.reading = false;
+    });
+    this.stall.progress();
+    if (item === undefined || this.ended) return this.last ? this.next() : this.finish();
     const kind = item instanceof GatewayError ? 'error' : item.revision === 1 ? 'result' : 'patch';
     this.parts.metrics.sent(kind, item instanceof GatewayError ? 0 : Buffer.byteLength(JSON.stringify(item)));
     // An error, or a first result without data (its read refused), is the last payload.
@@ -98,7 +137,10 @@ export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
       if (next === undefined) return group.ending;
       await this.throttled();
       if (this.ended) return undefined;
-      if ((link?.backlogBytes() ?? 0) > capBytes) return tooSlow(capBytes);
+      if ((link?.backlogBytes() ?? 0) > capBytes) {
+        this.drop(tooSlow(capBytes), 'size');
+        return undefined;
+      }
       // The latest by now: what arrived during the wait is folded in.
       const latest = (await group.after(this.seen, () => this.ended)) ?? next;
       this.seen = latest.revision;
@@ -125,9 +167,21 @@ export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
     this.pause = undefined;
   }
 
+  /** Too slow: its error is the last item, the stream ends, and the transport is dropped. */
+  private drop(error: GatewayError, cause: TooSlowCause): void {
+    if (this.ended) return;
+    this.parts.metrics.sent('error', 0);
+    this.parts.onTooSlow(cause);
+    this.last = error;
+    this.finish();
+    this.parts.link?.drop(error.message);
+  }
+
   private finish(): IteratorResult<LiveQueryItem> {
     if (!this.ended) {
       this.ended = true;
+      this.stall.stop();
+      this.unwatch();
       if (this.pause) {
         clearTimeout(this.pause.timer);
         this.pause.resolve();
