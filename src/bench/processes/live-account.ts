@@ -42,21 +42,19 @@ function picker(seed: number): (n: number) => number {
 }
 
 /**
- * Every `everyMs`, in turn: a cloud endpoint anywhere in the list is touched (its updatedAt moves);
+ * From the account as it is now (an earlier run's churn may have changed it: started from the seed,
+ * a second churn of the key would remove what is gone already and add anyway, and the lists grow),
+ * every `everyMs`, in turn: a cloud endpoint anywhere in the list is touched (its updatedAt moves);
  * one is deleted and a new one created (it lists first); an agent's tunnel restarts (the tunnel and
  * its agent endpoint go, a new tunnel of the same agent comes, listing first); one of the ten newest
  * cloud endpoints is touched. Returns the stop.
  */
-export function startLiveChurn(
-  sandbox: Sandbox,
-  key: string,
-  seed: AccountSeed,
-  everyMs: number,
-): () => void {
+export function startLiveChurn(sandbox: Sandbox, key: string, everyMs: number): () => void {
   const pick = picker(38);
-  const tunnels = structuredClone(seed.tunnels ?? []);
+  const now = sandbox.account(key);
+  const tunnels = structuredClone(now.tunnels ?? []);
   // Newest first, as listed.
-  const cloud = (seed.endpoints ?? []).map((e) => e.id).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const cloud = (now.endpoints ?? []).map((e) => e.id).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   let tick = 0;
   const change = () => {
     switch (tick++ % 4) {

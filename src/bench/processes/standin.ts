@@ -49,7 +49,7 @@ function answer(request: StandInRequest): StandInReply {
         churning.set(
           request.key,
           live
-            ? startLiveChurn(sandbox, request.key, live, request.everyMs)
+            ? startLiveChurn(sandbox, request.key, request.everyMs)
             : sandbox.churn(request.key, { everyMs: request.everyMs }),
         );
       return { type: 'ok', id: request.id };
