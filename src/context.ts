@@ -48,6 +48,8 @@ export interface Context {
   readonly liveEvents: (kind: LiveKind, includeCurrent: boolean) => AsyncIterable<StreamItem>;
   /** This credential's live query (@live): its first result, then its patches; refuses without a credential. */
   readonly liveQuery: (request: LiveQueryRequest) => AsyncIterable<LiveQueryItem>;
+  /** Whether the credential's account has an observation of every one of `kinds` now. */
+  readonly liveObserved: (kinds: ReadonlySet<LiveKind>) => Promise<boolean>;
   /** Announces an endpoint write to the credential's endpointEvents subscribers on every replica. */
   readonly endpointWritten: (write: EndpointWrite) => Promise<void>;
   /**
@@ -108,6 +110,7 @@ export function createContext(
       if (!live) throw new Error('live queries are not set up for this gateway');
       return live.liveQuery(client.key, request, link);
     },
+    liveObserved: async (kinds) => caller !== null && (await live?.observed(client.key, kinds)) === true,
     endpointWritten: async (write) => {
       if (caller !== null) await live?.writes.endpointWritten(client.key, write);
     },

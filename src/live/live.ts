@@ -22,12 +22,14 @@ import { Observations } from './observation/observations';
 import { Interest } from './observation/replicas/interest';
 import { StoredLease } from './observation/replicas/lease';
 import { SharedSnapshots, snapshotTtlMs } from './observation/snapshots/shared-snapshots';
+import { isObserved } from './observation/snapshots/snapshot';
 import { WriteAnnouncements } from './observation/writes';
 
 export class Live {
   private readonly observers: AccountObservers;
   private readonly subscriptions: Subscriptions;
   private readonly metrics: LiveMetrics;
+  private readonly observations: Observations;
   /** Writes through the gateway, announced at once to the account's endpoint subscribers. */
   readonly writes: WriteAnnouncements;
 
@@ -52,15 +54,22 @@ export class Live {
       metrics,
       logger,
     });
+    this.observations = new Observations(feed, snapshots);
     this.subscriptions = new Subscriptions({
       settings: settings.live,
-      observations: new Observations(feed, snapshots),
+      observations: this.observations,
       need: (key, kinds) => this.observers.need(key, kinds),
       metrics,
       queryMetrics: createQueryMetrics(deps.registry),
       logger,
     });
     this.writes = new WriteAnnouncements({ feed, snapshots, logger });
+  }
+
+  /** Whether the account of `key` has an observation of every one of `kinds` now. */
+  async observed(key: UpstreamKey, kinds: ReadonlySet<LiveKind>): Promise<boolean> {
+    const latest = await Promise.all([...kinds].map((kind) => this.observations.latest(kind, key.digest)));
+    return latest.every(isObserved);
   }
 
   /** @internal test seam: open subscriptions, in all or of one credential. */

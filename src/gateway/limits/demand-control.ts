@@ -12,6 +12,7 @@ import type { Context } from '../../context';
 import { GatewayError } from '../../errors';
 import { type RateBudget, type Reservation, retryAfterFromMs } from '../../shared-state';
 import { toGraphQLError } from '../execution/graphql-errors';
+import { startsObserved } from '../live-queries';
 import { UPSTREAM_CALLS_EXTENSION } from './cost-extensions';
 import { type FittingFirst, fittingFirst } from './demand/fitting-first';
 import { ArgumentRefusal, type Plan, type PlanRequest } from './demand/plan';
@@ -116,10 +117,23 @@ function judge(
     });
     return { plan, refusal: tooExpensive(plan, limits, fits), ...(fits ? { fits } : {}) };
   }
+  if (plan.calls === 0) return { plan };
+  // A live query whose account is observed: its first result is an evaluation, at no call.
+  const observed = startsObserved(args);
+  if (observed === false) return admitted(args, plan, budget, hold);
+  return observed.then((yes) => (yes ? { plan: { ...plan, calls: 0 } } : admitted(args, plan, budget, hold)));
+}
+
+/** An operation that will make calls, admitted on them by the budget (or refused). */
+function admitted(
+  args: ExecutionArgs,
+  plan: Plan,
+  budget: DemandBudget | undefined,
+  hold: boolean,
+): Judgement | Promise<Judgement> {
   const ctx = args.contextValue as Context;
   // A subscription's calls are its observations' joins, paid from the live share as each comes.
-  if (!budget || budget.limitPerMin <= 0 || plan.calls === 0 || !ctx.authenticated || plan.stream)
-    return { plan };
+  if (!budget || budget.limitPerMin <= 0 || !ctx.authenticated || plan.stream) return { plan };
   const digest = ctx.client.key.digest;
   const asked = hold ? budgetHold(budget, digest, plan) : budgetWait(budget, digest, plan);
   return asked.then((answer) => {

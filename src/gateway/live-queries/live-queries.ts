@@ -91,6 +91,8 @@ async function live(
   const throttle = directive ? getLiveDirectiveArgumentValues(directive, variables).throttleValue : null;
   const ctx = args.contextValue as Context;
   const run = (contextValue: Context) => execute({ ...args, contextValue }) as Promise<ExecutionResult>;
+  // Admitted on no call (its account observed: observed-start.ts), it never reads the upstream.
+  const readsFirst = ctx.upstreamScope.ledger?.predicted !== 0;
   try {
     return new Payloads(
       ctx
@@ -99,7 +101,7 @@ async function live(
           kinds: reads.kinds,
           throttleMs: Math.max(0, throttle ?? 0),
           evaluate: async (observation) => run(observationContext(ctx, observation)),
-          first: async () => run(ctx),
+          ...(readsFirst ? { first: async () => run(ctx) } : {}),
         })
         [Symbol.asyncIterator](),
     );

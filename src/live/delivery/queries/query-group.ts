@@ -25,8 +25,11 @@ export interface LiveQueryRequest {
   readonly throttleMs: number;
   /** The query evaluated over one observation: no upstream call. */
   readonly evaluate: (observation: Observation) => Promise<ExecutionResult>;
-  /** The query as a plain one: its first result when the account has no observation yet. */
-  readonly first: () => Promise<ExecutionResult>;
+  /**
+   * The query as a plain one: its first result when the account has no observation yet. Absent when
+   * it was admitted on no upstream call: its first result is then the group's first evaluation.
+   */
+  readonly first?: () => Promise<ExecutionResult>;
 }
 
 /** One evaluation: its result, and its revision in the group (1, 2, …; a new one only when it differs). */

@@ -27,7 +27,7 @@ export type LiveQueryItem = LivePayload | GatewayError;
 export interface StreamParts {
   readonly group: QueryGroup;
   /** This client's query as a plain one, read from the upstream: its first result when there is no evaluation yet. */
-  readonly first: () => Promise<ExecutionResult>;
+  readonly first?: () => Promise<ExecutionResult>;
   /** The least interval between two payloads, in ms. */
   readonly intervalMs: number;
   /** Bytes its transport may hold unsent before the reader counts as too slow. */
@@ -122,8 +122,10 @@ export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
 
   private async first(): Promise<LiveQueryItem | undefined> {
     const { group, first } = this.parts;
-    const evaluated = await group.latest();
-    const result = evaluated?.result ?? (await first());
+    // Admitted on no call (no `first`): the group's first evaluation, however long it takes.
+    const evaluated = (await group.latest()) ?? (first ? undefined : await group.after(0, () => this.ended));
+    if (evaluated === undefined && first === undefined) return group.ending;
+    const result = evaluated?.result ?? (await first?.()) ?? {};
     this.seen = evaluated?.revision ?? 0;
     this.held = (result.data ?? {}) as Record<string, unknown>;
     this.revision = 1;
