@@ -3,7 +3,8 @@
 // LIVE_MAX_SUBSCRIBER_BUFFER_BYTES: an SSE client whose socket reads nothing and a graphql-ws client
 // whose TCP socket is paused are each dropped at the cap, counted and logged as slow subscribers
 // are, and their connections closed, while a client of the same query that reads ends up holding
-// exactly what the query answers without @live.
+// exactly what the query answers without @live. Under a cap too large to reach, one that reads
+// nothing is dropped once what its transport holds has not moved for LIVE_MAX_SUBSCRIBER_STALL_MS.
 import { afterEach, describe, expect, it } from 'vitest';
 import { postGraphQL } from '../support/stack';
 import { largeChurn } from './large-churn';
@@ -85,5 +86,30 @@ describe('slow live query readers', () => {
     await until(() => paused.closedWith() !== undefined, 'the paused client to see the close');
     expect(paused.closedWith()).toEqual({ code: 1006, reason: '' });
     expect(JSON.stringify(paused.results[0]?.data)).toMatch(/^\{"tunnels":\{"nodes":\[/);
+  }, 300_000);
+
+  it('a live query whose transport holds bytes that do not move is dropped after the stall time', async () => {
+    const stack: Stack = await startLiveStack({
+      accounts: { [KEY]: { tunnels: [] } },
+      env: { LIVE_MAX_SUBSCRIBER_BUFFER_BYTES: String(256 * CAP), LIVE_MAX_SUBSCRIBER_STALL_MS: '1000' },
+      keepAliveMs: 120_000,
+    });
+    cleanup.push(() => stack.close());
+    const reader: LiveClient = await liveSse(stack.url, KEY, LIVE);
+    cleanup.push(() => reader.close());
+    await reader.received(1);
+    const stalled = await stalledSse(stack.base, KEY, LIVE);
+    cleanup.push(() => void stalled.socket.destroy());
+    await until(async () => (await metric(stack.gateway, 'gateway_live_queries')) === 2, 'two live queries');
+    const churn = largeChurn(stack.sandbox, KEY, { base: 100, distinct: true });
+    cleanup.push(() => churn.stop());
+    const dropped = (cause: string) =>
+      metric(stack.gateway, 'gateway_live_subscribers_dropped_total', { transport: 'http', cause });
+    await until(async () => (await dropped('time')) === 1, 'the live query not read to be dropped', 120_000);
+    await until(async () => (await stack.connections()) === 1, 'its connection closed', 30_000);
+    churn.stop();
+    expect(await dropped('size')).toBe(0);
+    expect(await metric(stack.gateway, 'gateway_live_queries')).toBe(1);
+    expect(reader.ended).toBeUndefined();
   }, 300_000);
 });

@@ -74,7 +74,8 @@ export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
     const unsent = () => link?.backlogBytes() ?? 0;
     this.stall = new StallWatch({
       stallMs,
-      waiting: () => !this.reading && this.revision > 0 && group.revision > this.seen,
+      // Bytes its transport holds unsent, or a newer result it has not asked for.
+      waiting: () => this.revision > 0 && (unsent() > 0 || (!this.reading && group.revision > this.seen)),
       unsent,
       onStalled: () => this.drop(stalled(stallMs), 'time'),
     });
