@@ -22,10 +22,11 @@ describe('slow live query readers', () => {
     for (const fn of cleanup.splice(0).reverse()) await fn();
   });
 
-  it('live queries not read are dropped at the cap; one that reads stays exact', async () => {
+  /** A stack with `env`, a live query that reads (its first result in) and one over a socket that reads nothing. */
+  async function readerAndStalled(env: Record<string, string>) {
     const stack: Stack = await startLiveStack({
       accounts: { [KEY]: { tunnels: [] } },
-      env: { LIVE_MAX_SUBSCRIBER_BUFFER_BYTES: String(CAP) },
+      env,
       keepAliveMs: 120_000,
     });
     cleanup.push(() => stack.close());
@@ -34,6 +35,13 @@ describe('slow live query readers', () => {
     await reader.received(1);
     const stalled = await stalledSse(stack.base, KEY, LIVE);
     cleanup.push(() => void stalled.socket.destroy());
+    return { stack, reader, stalled };
+  }
+
+  it('live queries not read are dropped at the cap; one that reads stays exact', async () => {
+    const { stack, reader, stalled } = await readerAndStalled({
+      LIVE_MAX_SUBSCRIBER_BUFFER_BYTES: String(CAP),
+    });
     const paused = await wsSubscriber(stack.wsUrl, KEY, LIVE);
     cleanup.push(() => paused.close());
     await until(
@@ -89,17 +97,10 @@ describe('slow live query readers', () => {
   }, 300_000);
 
   it('a live query whose transport holds bytes that do not move is dropped after the stall time', async () => {
-    const stack: Stack = await startLiveStack({
-      accounts: { [KEY]: { tunnels: [] } },
-      env: { LIVE_MAX_SUBSCRIBER_BUFFER_BYTES: String(256 * CAP), LIVE_MAX_SUBSCRIBER_STALL_MS: '1000' },
-      keepAliveMs: 120_000,
+    const { stack, reader } = await readerAndStalled({
+      LIVE_MAX_SUBSCRIBER_BUFFER_BYTES: String(256 * CAP),
+      LIVE_MAX_SUBSCRIBER_STALL_MS: '1000',
     });
-    cleanup.push(() => stack.close());
-    const reader: LiveClient = await liveSse(stack.url, KEY, LIVE);
-    cleanup.push(() => reader.close());
-    await reader.received(1);
-    const stalled = await stalledSse(stack.base, KEY, LIVE);
-    cleanup.push(() => void stalled.socket.destroy());
     await until(async () => (await metric(stack.gateway, 'gateway_live_queries')) === 2, 'two live queries');
     const churn = largeChurn(stack.sandbox, KEY, { base: 100, distinct: true });
     cleanup.push(() => churn.stop());

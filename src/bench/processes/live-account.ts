@@ -51,10 +51,10 @@ function picker(seed: number): (n: number) => number {
  */
 export function startLiveChurn(sandbox: Sandbox, key: string, everyMs: number): () => void {
   const pick = picker(38);
-  const now = sandbox.account(key);
-  const tunnels = structuredClone(now.tunnels ?? []);
+  const account = sandbox.account(key);
+  const tunnels = structuredClone(account.tunnels ?? []);
   // Newest first, as listed.
-  const cloud = (now.endpoints ?? []).map((e) => e.id).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  const cloud = (account.endpoints ?? []).map((e) => e.id).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
   let tick = 0;
   const change = () => {
     switch (tick++ % 4) {

@@ -91,7 +91,7 @@ async function live(
   const throttle = directive ? getLiveDirectiveArgumentValues(directive, variables).throttleValue : null;
   const ctx = args.contextValue as Context;
   const run = (contextValue: Context) => execute({ ...args, contextValue }) as Promise<ExecutionResult>;
-  // Admitted on no call (its account observed: observed-start.ts), it never reads the upstream.
+  // Admitted on no call (its account observed: observed-start.ts), it may make none: no upstream read.
   const readsFirst = ctx.upstreamScope.ledger?.predicted !== 0;
   try {
     return new Payloads(

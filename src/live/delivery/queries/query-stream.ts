@@ -125,8 +125,10 @@ export class QueryStream implements AsyncIterableIterator<LiveQueryItem> {
     const { group, first } = this.parts;
     // Admitted on no call (no `first`): the group's first evaluation, however long it takes.
     const evaluated = (await group.latest()) ?? (first ? undefined : await group.after(0, () => this.ended));
-    if (evaluated === undefined && first === undefined) return group.ending;
-    const result = evaluated?.result ?? (await first?.()) ?? {};
+    let result: ExecutionResult;
+    if (evaluated) result = evaluated.result;
+    else if (first) result = await first();
+    else return group.ending;
     this.seen = evaluated?.revision ?? 0;
     this.held = (result.data ?? {}) as Record<string, unknown>;
     this.revision = 1;

@@ -114,8 +114,8 @@ export class Poller {
     return false;
   }
 
-  /** One kind's walk and publishing; throws what the walk threw. */
-  private async observeKind(kind: LiveKind): Promise<boolean> {
+  /** One kind's walk and publishing; throws what the walk threw, LeaseLost when it is discarded. */
+  private async observeKind(kind: LiveKind): Promise<void> {
     const { retries, ledger, metrics } = this.options;
     if (!(await this.waits.room((this.pages.get(kind) ?? 1) + retries))) throw new Stopped();
     let walked = 0;
@@ -137,14 +137,10 @@ export class Poller {
       },
       stillPolling: () => this.keeper.confirm(),
     });
-    if (!observed.ok) {
-      metrics.poll(kind, 'lease_lost');
-      return false;
-    }
+    if (!observed.ok) throw new LeaseLost();
     this.pages.set(kind, Math.max(1, walked));
     this.previous.set(kind, observed.snapshot);
     metrics.poll(kind, 'complete');
-    return true;
   }
 
   /**
@@ -193,13 +189,11 @@ export class Poller {
         let wakeable = true;
         let kind: LiveKind = LIVE_KINDS[0] as LiveKind;
         try {
-          let complete = true;
           const kinds = await interest.wanted(digest, wanted());
           for (kind of kinds.filter((k) => !this.refusedKinds.has(k))) {
-            complete = (await this.observeKind(kind)) && complete;
+            await this.observeKind(kind);
             if (!this.keeper.held) break;
           }
-          if (!complete) continue;
           failures = 0;
           // Evenly spaced within the budget: n calls every 60 s × n / budget at the soonest.
           const paced = Math.ceil((MINUTE_MS * this.turnCalls) / budget.perMinute);
@@ -207,7 +201,7 @@ export class Poller {
         } catch (error) {
           if (this.waits.isStopped || error instanceof Stopped) break;
           if (error instanceof LeaseLost) {
-            this.options.metrics.poll(kind, 'lease_lost');
+            metrics.poll(kind, 'lease_lost');
             continue;
           }
           if (endsStreams(error)) {
